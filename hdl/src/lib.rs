@@ -1,0 +1,23 @@
+//! # ppu-hdl — synthesizable rust-hdl modules of ppu-rtl
+//!
+//! Every module here is register-transfer logic (`#[derive(LogicBlock)]` with an
+//! `#[hdl_gen]` update), follows the conventions of SPEC X-2 (clock `clock`, synchronous
+//! active-high `reset`, valid/ready channels named by prefix) and is exported to Verilog by
+//! `ppu export` (SPEC X-4). Software-side packing of the message formats lives beside the
+//! hardware types in [`msg`].
+//!
+//! | module | what | SPEC |
+//! | --- | --- | --- |
+//! | [`msg`] | 25-bit first request, 128-bit response / second request | SO-5, SO-6, SO-7 |
+//! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth | X-2 |
+//! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
+
+pub mod msg;
+pub mod widgets;
+
+/// Re-exports for testbenches and the simulator.
+pub mod prelude {
+    pub use crate::msg::*;
+    pub use crate::widgets::rr_arbiter::RrArbiter;
+    pub use crate::widgets::stream_fifo::StreamFifo;
+}

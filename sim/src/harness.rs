@@ -1,0 +1,219 @@
+//! Cycle harness (SPEC X-3): steps any rust-hdl [`Block`] directly, without testbench threads.
+//!
+//! One call to [`Harness::step`] is one clock cycle:
+//! 1. the inputs the caller set (`uut.x.next = ..`) settle through the combinational logic
+//!    (`update_all` until nothing changes); this is the moment monitors sample handshakes;
+//!    VCD time `PERIOD * cycle`, clock low;
+//! 2. rising edge: registers take their next values and settle again; VCD time
+//!    `PERIOD * cycle + PERIOD / 2`, clock high;
+//! 3. the clock falls (no register reacts) and the cycle count advances.
+//!
+//! Optionally records a VCD ([`crate::vcd_out`]) and the top-level port values of every cycle
+//! ([`PortTrace`]) for co-simulation against the exported Verilog ([`crate::cosim`]).
+use crate::vcd_out::VcdRecorder;
+use rust_hdl::prelude::*;
+use std::fmt;
+use std::path::Path;
+
+/// Simulated time of one clock cycle in the VCD (nanoseconds; timescale 1 ns).
+pub const PERIOD: u64 = 10;
+/// Delta-cycle limit for the combinational logic to settle.
+const MAX_SETTLE: usize = 1000;
+
+/// The circuit did not settle: a combinational loop oscillates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoConvergence {
+    pub cycle: u64,
+}
+
+impl fmt::Display for NoConvergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "combinational logic did not settle in cycle {}", self.cycle)
+    }
+}
+
+impl std::error::Error for NoConvergence {}
+
+/// Direction of a top-level port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortDir {
+    Input,
+    Output,
+}
+
+/// A top-level port as it appears in the exported Verilog (`req_valid$0`, `req_data$1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Port {
+    pub name: String,
+    pub width: usize,
+    pub dir: PortDir,
+}
+
+/// Per-cycle values of every top-level port (clock excluded), each value as a string of
+/// `'0'`/`'1'` characters, most significant bit first.
+#[derive(Debug, Clone, Default)]
+pub struct PortTrace {
+    pub ports: Vec<Port>,
+    /// `cycles[c][p]` is port `p`'s value in cycle `c`, sampled after the inputs settled and
+    /// before the rising edge.
+    pub cycles: Vec<Vec<String>>,
+}
+
+impl PortTrace {
+    pub fn inputs(&self) -> impl Iterator<Item = (usize, &Port)> {
+        self.ports.iter().enumerate().filter(|(_, p)| p.dir == PortDir::Input)
+    }
+    pub fn outputs(&self) -> impl Iterator<Item = (usize, &Port)> {
+        self.ports.iter().enumerate().filter(|(_, p)| p.dir == PortDir::Output)
+    }
+}
+
+/// Flatten a rust-hdl VCD value into a bit string (MSB first).
+pub fn value_bits(v: &VCDValue) -> String {
+    match v {
+        VCDValue::Single(s) => value_char(*s).to_string(),
+        VCDValue::Vector(bits) => bits.iter().map(|b| value_char(*b)).collect(),
+        VCDValue::String(s) => s.clone(),
+        // rust-hdl places the first field of a LogicStruct at bit 0: the last field is the MSB.
+        VCDValue::Composite(fields) => fields.iter().rev().map(|f| value_bits(f)).collect(),
+    }
+}
+
+fn value_char(v: vcd::Value) -> char {
+    match v {
+        vcd::Value::V0 => '0',
+        vcd::Value::V1 => '1',
+        vcd::Value::X => 'x',
+        vcd::Value::Z => 'z',
+    }
+}
+
+/// Collects the top-level ports (depth 1 of the block tree) with their Verilog names.
+struct PortProbe {
+    depth: usize,
+    ports: Vec<Port>,
+    values: Vec<String>,
+    collect_ports: bool,
+}
+
+impl Probe for PortProbe {
+    fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth += 1;
+    }
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth -= 1;
+    }
+    fn visit_start_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth += 1;
+    }
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth -= 1;
+    }
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        if self.depth != 1 {
+            return;
+        }
+        let dir = match signal.kind() {
+            AtomKind::InputParameter => PortDir::Input,
+            AtomKind::OutputParameter | AtomKind::OutputPassthrough => PortDir::Output,
+            _ => return,
+        };
+        if name == "clock" {
+            return;
+        }
+        if self.collect_ports {
+            self.ports.push(Port { name: name.to_string(), width: signal.bits(), dir });
+        }
+        self.values.push(value_bits(&signal.vcd()));
+    }
+}
+
+/// Steps a block cycle by cycle. See the module documentation for the timing of one step.
+pub struct Harness<B: Block> {
+    pub uut: B,
+    set_clock: fn(&mut B, bool),
+    cycle: u64,
+    vcd: Option<VcdRecorder>,
+    ports: Option<PortTrace>,
+}
+
+impl<B: Block> Harness<B> {
+    /// Wrap `uut`; `set_clock` drives its clock input, e.g. `|u, c| u.clock.next = c.into()`.
+    pub fn new(mut uut: B, set_clock: fn(&mut B, bool)) -> Self {
+        uut.connect_all();
+        set_clock(&mut uut, false);
+        let mut h = Harness { uut, set_clock, cycle: 0, vcd: None, ports: None };
+        let _ = h.settle();
+        h
+    }
+
+    /// Record a VCD to `path`; `top` names the top scope (the unit's name).
+    pub fn with_vcd(mut self, path: &Path, top: &str) -> std::io::Result<Self> {
+        self.vcd = Some(VcdRecorder::create(path, top, &self.uut)?);
+        Ok(self)
+    }
+
+    /// Record the top-level port values of every cycle for co-simulation.
+    pub fn with_port_trace(mut self) -> Self {
+        let mut probe =
+            PortProbe { depth: 0, ports: vec![], values: vec![], collect_ports: true };
+        self.uut.accept("uut", &mut probe);
+        self.ports = Some(PortTrace { ports: probe.ports, cycles: vec![] });
+        self
+    }
+
+    /// Cycles completed so far (the index of the cycle being driven now).
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Propagate the current inputs through the combinational logic.
+    pub fn settle(&mut self) -> Result<(), NoConvergence> {
+        for _ in 0..MAX_SETTLE {
+            self.uut.update_all();
+            if !self.uut.has_changed() {
+                return Ok(());
+            }
+        }
+        Err(NoConvergence { cycle: self.cycle })
+    }
+
+    /// One clock cycle (see the module documentation).
+    pub fn step(&mut self) -> Result<(), NoConvergence> {
+        self.settle()?;
+        if let Some(trace) = &mut self.ports {
+            let mut probe =
+                PortProbe { depth: 0, ports: vec![], values: vec![], collect_ports: false };
+            self.uut.accept("uut", &mut probe);
+            trace.cycles.push(probe.values);
+        }
+        if let Some(v) = &mut self.vcd {
+            v.sample(PERIOD * self.cycle, &self.uut);
+        }
+        (self.set_clock)(&mut self.uut, true);
+        self.settle()?;
+        if let Some(v) = &mut self.vcd {
+            v.sample(PERIOD * self.cycle + PERIOD / 2, &self.uut);
+        }
+        (self.set_clock)(&mut self.uut, false);
+        self.settle()?;
+        self.cycle += 1;
+        Ok(())
+    }
+
+    /// Run `n` cycles with unchanged inputs.
+    pub fn run(&mut self, n: u64) -> Result<(), NoConvergence> {
+        for _ in 0..n {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Flush the VCD (if any) and return the port trace (if recorded).
+    pub fn finish(mut self) -> std::io::Result<Option<PortTrace>> {
+        if let Some(v) = self.vcd.take() {
+            v.finish(PERIOD * self.cycle)?;
+        }
+        Ok(self.ports.take())
+    }
+}

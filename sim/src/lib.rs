@@ -1,0 +1,20 @@
+//! # ppu-sim — cycle harness, golden models, system simulations and the `ppu` command line
+//!
+//! | module | what | SPEC |
+//! | --- | --- | --- |
+//! | [`harness`] | steps any rust-hdl block directly, VCD and port recording | X-3 |
+//! | [`vcd_out`], [`vcd_check`], [`gtkw`] | VCD writer, independent read-back, GTKWave save files | X-3 |
+//! | [`export`], [`lint`], [`cosim`], [`synth`], [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
+//! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
+//! | [`units`] | testbench drivers with golden models | X-2, X-3 |
+pub mod cosim;
+pub mod eda;
+pub mod export;
+pub mod gtkw;
+pub mod harness;
+pub mod lint;
+pub mod units;
+pub mod vcd_check;
+pub mod vcd_out;
+
+pub use ppu_hdl;

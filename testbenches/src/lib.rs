@@ -1,0 +1,1 @@
+//! Shared helpers for the testbenches live in `ppu-sim`; this crate holds only `tests/`.
