@@ -7,14 +7,20 @@
 //! | [`export`], [`lint`], [`cosim`], [`synth`], [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
 //! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
 //! | [`units`] | testbench drivers with golden models | X-2, X-3 |
+pub mod bench;
 pub mod cosim;
 pub mod eda;
 pub mod export;
 pub mod gtkw;
 pub mod harness;
+pub mod harness_bench;
 pub mod lint;
+pub mod progress;
+pub mod scenario;
+pub mod trace;
 pub mod units;
 pub mod vcd_check;
 pub mod vcd_out;
+pub mod waves;
 
 pub use ppu_hdl;

@@ -1,0 +1,112 @@
+//! `ppu bench harness` (SPEC X-3): cycles per second of [`crate::harness::Harness`] against
+//! rust-hdl's own `Simulation` (testbench thread + clock), on the reference FIFO with the same
+//! stimulus, measured in one run. Both runs must move the same number of words, or the
+//! comparison is void and the benchmark fails.
+use crate::bench::{BenchOptions, BenchReport};
+use crate::harness::Harness;
+use crate::scenario::RunError;
+use crate::units::foundation::RefFifo;
+use rust_hdl::prelude::*;
+use std::time::Instant;
+
+/// Stimulus of cycle `i`: (wr_valid, rd_ready, data), from a fixed LFSR-like hash.
+fn stimulus(i: u64) -> (bool, bool, u64) {
+    let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
+    (h & 3 != 0, h & 12 != 0, (h >> 16) & 0xffff)
+}
+
+/// Run `n` cycles in the harness; returns (words read, seconds).
+pub fn harness_run(n: u64) -> Result<(u64, f64), RunError> {
+    let mut h = Harness::new(RefFifo::default(), |u, c| u.clock.next = c.into());
+    let t0 = Instant::now();
+    let mut words = 0;
+    for i in 0..n {
+        let (v, r, d) = stimulus(i);
+        h.uut.reset.next = i == 0;
+        h.uut.wr_valid.next = v;
+        h.uut.wr_data.next = bits::<16>(d);
+        h.uut.rd_ready.next = r;
+        h.settle().map_err(|e| RunError::Violation(e.to_string()))?;
+        if i > 0 && h.uut.rd_valid.val() && r {
+            words += 1;
+        }
+        h.step().map_err(|e| RunError::Violation(e.to_string()))?;
+    }
+    Ok((words, t0.elapsed().as_secs_f64()))
+}
+
+/// Run `n` cycles under rust-hdl's `Simulation`; returns (words read, seconds).
+pub fn simulation_run(n: u64) -> Result<(u64, f64), RunError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let words = Arc::new(AtomicU64::new(0));
+    let counter = words.clone();
+    let mut sim = Simulation::<RefFifo>::new();
+    sim.add_clock(5, |x: &mut Box<RefFifo>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<RefFifo>| {
+        let mut x = sim.init()?;
+        for i in 0..n {
+            let (v, r, d) = stimulus(i);
+            x.reset.next = i == 0;
+            x.wr_valid.next = v;
+            x.wr_data.next = bits::<16>(d);
+            x.rd_ready.next = r;
+            x = sim.wait(1, x)?;
+            if i > 0 && x.rd_valid.val() && r {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+            wait_clock_cycle!(sim, clock, x);
+        }
+        sim.done(x)
+    });
+    let t0 = Instant::now();
+    sim.run(Box::new(RefFifo::default()), n * 20 + 100)
+        .map_err(|e| RunError::Violation(format!("rust-hdl Simulation failed: {:?}", e)))?;
+    Ok((words.load(Ordering::Relaxed), t0.elapsed().as_secs_f64()))
+}
+
+/// The benchmark: both engines on the same stimulus, figures and speed-up written to
+/// `docs/results/harness.md`.
+pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
+    let sim_cycles: u64 = if opts.quick { 2_000 } else { 20_000 };
+    let harness_cycles: u64 = if opts.quick { 20_000 } else { 1_000_000 };
+    // Same-stimulus check: both engines must count the same words over the common prefix.
+    let (w_h, _) = harness_run(sim_cycles)?;
+    let (w_s, t_s) = simulation_run(sim_cycles)?;
+    if w_h != w_s {
+        return Err(RunError::Violation(format!(
+            "harness moved {} words, Simulation {} over the same {} cycles",
+            w_h, w_s, sim_cycles
+        )));
+    }
+    let (_, t_h) = harness_run(harness_cycles)?;
+    let rate_h = harness_cycles as f64 / t_h;
+    let rate_s = sim_cycles as f64 / t_s;
+    let mut md = String::new();
+    md.push_str("# Cycle harness against rust-hdl `Simulation` (SPEC X-3)\n\n");
+    md.push_str("Reference FIFO (`stream_fifo`, 16-bit words, depth 6), the same random valid/ready stimulus, one run of `cargo run --release -- bench harness`");
+    md.push_str(&format!(
+        " ({} build).\nBoth engines moved {} words over the first {} cycles (checked).\n\n",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        w_h,
+        sim_cycles
+    ));
+    md.push_str("| engine | cycles | seconds | cycles/s |\n| --- | ---: | ---: | ---: |\n");
+    md.push_str(&format!(
+        "| rust-hdl `Simulation` (testbench thread) | {} | {:.3} | {:.0} |\n",
+        sim_cycles, t_s, rate_s
+    ));
+    md.push_str(&format!(
+        "| ppu-sim `Harness` (direct stepping) | {} | {:.3} | {:.0} |\n",
+        harness_cycles, t_h, rate_h
+    ));
+    md.push_str(&format!("\nSpeed-up: **{:.0}x**\n", rate_h / rate_s));
+    let mut files = vec![];
+    if !opts.quick {
+        std::fs::create_dir_all(&opts.out_dir)?;
+        let path = opts.out_dir.join("harness.md");
+        std::fs::write(&path, &md)?;
+        files.push(path);
+    }
+    Ok(BenchReport { markdown: md, files })
+}

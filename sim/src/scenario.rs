@@ -1,0 +1,152 @@
+//! Scenario files and run results (SPEC X-5).
+//!
+//! A scenario is one JSON object `{"unit": "...", "config": {...}, ...}`; the remaining fields
+//! belong to the unit (SPEC sections 2..6). Parsing is strict: unknown fields, wrong types and
+//! out-of-range values are [`RunError::Invalid`] naming the field (`config.so_units`), which the
+//! command line turns into exit status 2. A protocol violation or failed invariant found while
+//! running is [`RunError::Violation`], exit status 1. Nothing here panics on any input.
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Every `unit` the SPEC defines, in SPEC order.
+pub const SPEC_UNITS: [&str; 6] =
+    ["stream-out", "status-fsm", "status-system", "work-queue", "barrier", "primitive-attributes"];
+
+/// Why a run did not succeed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The scenario is invalid (exit 2): the message names the field and the reason.
+    Invalid(String),
+    /// A protocol violation or failed invariant during the run (exit 1).
+    Violation(String),
+    /// An output (trace, VCD) could not be written (exit 1).
+    Output(String),
+}
+
+impl RunError {
+    /// The process exit status of SPEC X-5.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunError::Invalid(_) => 2,
+            RunError::Violation(_) | RunError::Output(_) => 1,
+        }
+    }
+    pub fn invalid(field: &str, reason: impl fmt::Display) -> Self {
+        RunError::Invalid(format!("{}: {}", field, reason))
+    }
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Invalid(m) => write!(f, "invalid scenario: {}", m),
+            RunError::Violation(m) => write!(f, "violation: {}", m),
+            RunError::Output(m) => write!(f, "cannot write output: {}", m),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> Self {
+        RunError::Output(e.to_string())
+    }
+}
+
+/// Options of one run (`ppu run`).
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub trace: Option<PathBuf>,
+    pub vcd: Option<PathBuf>,
+    pub seed: u64,
+    /// Show progress bars (the command line sets it when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// The summary of a finished run, printed as a table by the command line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunSummary {
+    pub unit: String,
+    pub cycles: u64,
+    /// Named figures in display order, e.g. `("bytes/cycle", "12.5")`.
+    pub figures: Vec<(String, String)>,
+}
+
+/// A mechanism's scenario runner.
+pub struct Mechanism {
+    /// The scenario `unit` it runs.
+    pub unit: &'static str,
+    /// The built-in scenario of `ppu run <unit>`.
+    pub builtin: fn() -> Value,
+    /// Validate and run a scenario (the whole JSON object).
+    pub run: fn(&Value, &RunOptions) -> Result<RunSummary, RunError>,
+}
+
+/// Every mechanism implemented in this build.
+pub fn mechanisms() -> Vec<Mechanism> {
+    let all: Vec<Mechanism> = vec![];
+    all
+}
+
+/// Deserialize `value` strictly into `T` (use `#[serde(deny_unknown_fields)]` on `T`); errors
+/// name the path of the offending field below `prefix`.
+pub fn parse_as<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, RunError> {
+    let result: Result<T, _> = serde_path_to_error::deserialize(value);
+    result.map_err(|e| {
+        let path = e.path().to_string();
+        let field = match (prefix.is_empty(), path == ".") {
+            (true, _) => path,
+            (false, true) => prefix.to_string(),
+            (false, false) => format!("{}.{}", prefix, path),
+        };
+        RunError::invalid(&field, e.into_inner())
+    })
+}
+
+/// The `unit` of a scenario object, checked against the SPEC's list.
+pub fn unit_of(value: &Value) -> Result<&str, RunError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| RunError::invalid("scenario", "must be a JSON object"))?;
+    let unit = obj
+        .get("unit")
+        .ok_or_else(|| RunError::invalid("unit", "missing (one of the SPEC X-5 units)"))?
+        .as_str()
+        .ok_or_else(|| RunError::invalid("unit", "must be a string"))?;
+    if !SPEC_UNITS.contains(&unit) {
+        return Err(RunError::invalid(
+            "unit",
+            format!("unknown unit `{}` (expected one of {})", unit, SPEC_UNITS.join(", ")),
+        ));
+    }
+    Ok(unit)
+}
+
+/// Read and parse a scenario file (without running it).
+pub fn read(path: &Path) -> Result<Value, RunError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| RunError::invalid(&path.display().to_string(), e))?;
+    serde_json::from_str(&text).map_err(|e| {
+        RunError::invalid(
+            &path.display().to_string(),
+            format!("not valid JSON at line {}, column {}: {}", e.line(), e.column(), e),
+        )
+    })
+}
+
+/// Run a parsed scenario with the mechanism its `unit` names.
+pub fn run_value(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    let unit = unit_of(value)?;
+    let mech = mechanisms().into_iter().find(|m| m.unit == unit).ok_or_else(|| {
+        RunError::invalid("unit", format!("`{}` is not implemented in this build yet", unit))
+    })?;
+    (mech.run)(value, opts)
+}
+
+/// Read and run a scenario file.
+pub fn run_file(path: &Path, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    run_value(&read(path)?, opts)
+}

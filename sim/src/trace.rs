@@ -1,0 +1,125 @@
+//! JSON Lines trace writer (SPEC X-5): one object per line with `cycle` and `event` first, in
+//! the order events happen (cycles non-decreasing, checked), ending with
+//! `{"event":"done","cycle":N,...}` carrying the summary figures.
+use crate::scenario::RunError;
+use serde_json::{Map, Value};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Writes trace events to a file and/or keeps them in memory (for tests and summaries).
+pub struct TraceWriter {
+    file: Option<BufWriter<File>>,
+    keep: bool,
+    events: Vec<Value>,
+    last_cycle: u64,
+    count: u64,
+}
+
+impl TraceWriter {
+    /// A writer to `path` (none: events are only counted).
+    pub fn create(path: Option<&Path>) -> Result<Self, RunError> {
+        let file = match path {
+            Some(p) => Some(BufWriter::new(
+                File::create(p).map_err(|e| RunError::Output(format!("{}: {}", p.display(), e)))?,
+            )),
+            None => None,
+        };
+        Ok(TraceWriter { file, keep: false, events: vec![], last_cycle: 0, count: 0 })
+    }
+
+    /// A writer that keeps every event in memory.
+    pub fn memory() -> Self {
+        TraceWriter { file: None, keep: true, events: vec![], last_cycle: 0, count: 0 }
+    }
+
+    /// Also keep events in memory.
+    pub fn keep_events(mut self) -> Self {
+        self.keep = true;
+        self
+    }
+
+    /// Record `event` at `cycle` with the fields of `fields` (a JSON object; other values are
+    /// stored under `"value"`). A cycle lower than the previous event's is a violation.
+    pub fn event(&mut self, cycle: u64, event: &str, fields: Value) -> Result<(), RunError> {
+        if cycle < self.last_cycle {
+            return Err(RunError::Violation(format!(
+                "trace event `{}` at cycle {} after cycle {}",
+                event, cycle, self.last_cycle
+            )));
+        }
+        self.last_cycle = cycle;
+        let mut obj = Map::new();
+        obj.insert("cycle".into(), cycle.into());
+        obj.insert("event".into(), event.into());
+        match fields {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    if k != "cycle" && k != "event" {
+                        obj.insert(k, v);
+                    }
+                }
+            }
+            Value::Null => {}
+            other => {
+                obj.insert("value".into(), other);
+            }
+        }
+        let v = Value::Object(obj);
+        if let Some(f) = &mut self.file {
+            serde_json::to_writer(&mut *f, &v).map_err(|e| RunError::Output(e.to_string()))?;
+            f.write_all(b"\n")?;
+        }
+        if self.keep {
+            self.events.push(v);
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Events written so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Events kept in memory.
+    pub fn events(&self) -> &[Value] {
+        &self.events
+    }
+
+    /// Write the final `done` event and flush; returns the kept events.
+    pub fn done(mut self, cycle: u64, summary: Value) -> Result<Vec<Value>, RunError> {
+        self.event(cycle, "done", summary)?;
+        if let Some(f) = &mut self.file {
+            f.flush()?;
+        }
+        Ok(self.events)
+    }
+}
+
+/// Check a trace's ordering rules: every line an object with integer `cycle` and string
+/// `event`, cycles non-decreasing, the last event `done`.
+pub fn check_trace(events: &[Value]) -> Result<(), String> {
+    let mut last = 0u64;
+    for (i, e) in events.iter().enumerate() {
+        let cycle = e.get("cycle").and_then(Value::as_u64).ok_or(format!("line {}: no cycle", i + 1))?;
+        e.get("event").and_then(Value::as_str).ok_or(format!("line {}: no event", i + 1))?;
+        if cycle < last {
+            return Err(format!("line {}: cycle {} after {}", i + 1, cycle, last));
+        }
+        last = cycle;
+    }
+    match events.last().and_then(|e| e.get("event")).and_then(Value::as_str) {
+        Some("done") => Ok(()),
+        _ => Err("the trace does not end with a done event".into()),
+    }
+}
+
+/// Read a JSON Lines trace file.
+pub fn read_trace(path: &Path) -> Result<Vec<Value>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {}", i + 1, e)))
+        .collect()
+}
