@@ -64,7 +64,11 @@ pub struct FieldRangeError {
 
 impl fmt::Display for FieldRangeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} = {} does not fit in {} bits", self.field, self.value, self.bits)
+        write!(
+            f,
+            "{} = {} does not fit in {} bits",
+            self.field, self.value, self.bits
+        )
     }
 }
 

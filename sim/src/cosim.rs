@@ -44,7 +44,12 @@ pub fn testbench(module: &str, trace: &PortTrace) -> String {
     for (_, p) in trace.outputs() {
         let _ = writeln!(s, "  wire [{}:0] {} ;", p.width - 1, vname(&p.name));
     }
-    let _ = writeln!(s, "  reg [{}:0] vectors [0:{}];", in_width.max(1) - 1, n.max(1) - 1);
+    let _ = writeln!(
+        s,
+        "  reg [{}:0] vectors [0:{}];",
+        in_width.max(1) - 1,
+        n.max(1) - 1
+    );
     let _ = writeln!(s, "  integer c;");
     let _ = write!(s, "  {} dut(.clock(clock)", module);
     for p in &trace.ports {
@@ -54,14 +59,25 @@ pub fn testbench(module: &str, trace: &PortTrace) -> String {
     let _ = writeln!(s, "  initial begin");
     let _ = writeln!(s, "    $readmemb(\"inputs.mem\", vectors);");
     let _ = writeln!(s, "    for (c = 0; c < {}; c = c + 1) begin", n);
-    let inputs: Vec<String> = trace.inputs().map(|(_, p)| format!("{} ", vname(&p.name))).collect();
+    let inputs: Vec<String> = trace
+        .inputs()
+        .map(|(_, p)| format!("{} ", vname(&p.name)))
+        .collect();
     if !inputs.is_empty() {
         let _ = writeln!(s, "      {{{}}} = vectors[c];", inputs.join(", "));
     }
     let _ = writeln!(s, "      #1;");
     let fmt: Vec<&str> = trace.outputs().map(|_| "%b").collect();
-    let outs: Vec<String> = trace.outputs().map(|(_, p)| format!("{} ", vname(&p.name))).collect();
-    let _ = writeln!(s, "      $display(\"C %0d {}\", c, {});", fmt.join(" "), outs.join(", "));
+    let outs: Vec<String> = trace
+        .outputs()
+        .map(|(_, p)| format!("{} ", vname(&p.name)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "      $display(\"C %0d {}\", c, {});",
+        fmt.join(" "),
+        outs.join(", ")
+    );
     let _ = writeln!(s, "      #4 clock = 1'b1;");
     let _ = writeln!(s, "      #5 clock = 1'b0;");
     let _ = writeln!(s, "    end");
@@ -87,15 +103,22 @@ fn compare(trace: &PortTrace, stdout: &str) -> Result<CosimReport, String> {
     let mut cycles = 0;
     let mut compared = 0;
     for line in stdout.lines() {
-        let Some(rest) = line.strip_prefix("C ") else { continue };
+        let Some(rest) = line.strip_prefix("C ") else {
+            continue;
+        };
         let mut fields = rest.split_whitespace();
         let c: usize = fields
             .next()
             .and_then(|f| f.parse().ok())
             .ok_or_else(|| format!("unreadable simulator line: {}", line))?;
-        let expected = trace.cycles.get(c).ok_or_else(|| format!("extra cycle {}", c))?;
+        let expected = trace
+            .cycles
+            .get(c)
+            .ok_or_else(|| format!("extra cycle {}", c))?;
         for (idx, port) in &outputs {
-            let got = fields.next().ok_or_else(|| format!("cycle {}: missing {}", c, port.name))?;
+            let got = fields
+                .next()
+                .ok_or_else(|| format!("cycle {}: missing {}", c, port.name))?;
             let want = &expected[*idx];
             if got != want {
                 return Err(format!(
@@ -114,7 +137,10 @@ fn compare(trace: &PortTrace, stdout: &str) -> Result<CosimReport, String> {
             trace.cycles.len()
         ));
     }
-    Ok(CosimReport { cycles, outputs_compared: compared })
+    Ok(CosimReport {
+        cycles,
+        outputs_compared: compared,
+    })
 }
 
 /// Replay `trace` into `verilog` (top module `module`) under `sim`, using the tool at `tool`
@@ -135,14 +161,22 @@ pub fn run(
     io(std::fs::write(dir.join("inputs.mem"), input_vectors(trace)))?;
     let stdout = match sim {
         Simulator::Icarus => {
-            eda::run_ok(
-                Command::new(tool)
-                    .current_dir(&dir)
-                    .args(["-g2012", "-o", "cosim.vvp", "-s", "cosim_tb", "tb.v", "dut.v"]),
-            )?;
+            eda::run_ok(Command::new(tool).current_dir(&dir).args([
+                "-g2012",
+                "-o",
+                "cosim.vvp",
+                "-s",
+                "cosim_tb",
+                "tb.v",
+                "dut.v",
+            ]))?;
             let vvp = tool.with_file_name("vvp");
             let vvp = if vvp.is_file() { vvp } else { "vvp".into() };
-            let out = eda::run_ok(Command::new(vvp).current_dir(&dir).args(["-n", "cosim.vvp"]))?;
+            let out = eda::run_ok(
+                Command::new(vvp)
+                    .current_dir(&dir)
+                    .args(["-n", "cosim.vvp"]),
+            )?;
             String::from_utf8_lossy(&out.stdout).into_owned()
         }
         Simulator::Verilator => {
@@ -162,7 +196,8 @@ pub fn run(
                 "tb.v",
                 "dut.v",
             ]))?;
-            let out = eda::run_ok(Command::new(dir.join("obj").join("Vcosim_tb")).current_dir(&dir))?;
+            let out =
+                eda::run_ok(Command::new(dir.join("obj").join("Vcosim_tb")).current_dir(&dir))?;
             String::from_utf8_lossy(&out.stdout).into_owned()
         }
     };

@@ -7,13 +7,17 @@ use std::process::{Command, Output};
 
 /// `PPU_REQUIRE_EDA=1`: missing tools fail instead of skipping.
 pub fn require_eda() -> bool {
-    std::env::var("PPU_REQUIRE_EDA").map(|v| v == "1").unwrap_or(false)
+    std::env::var("PPU_REQUIRE_EDA")
+        .map(|v| v == "1")
+        .unwrap_or(false)
 }
 
 /// The path of `tool` on `PATH`, if any.
 pub fn find(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(tool)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(tool))
+        .find(|p| p.is_file())
 }
 
 /// What to do about a tool: use it, or skip (with the reason), or fail under PPU_REQUIRE_EDA=1.
@@ -68,7 +72,8 @@ fn package_of(tool: &str) -> &'static str {
 
 /// Run a command, returning its output or a message naming the command.
 pub fn run(cmd: &mut Command) -> Result<Output, String> {
-    cmd.output().map_err(|e| format!("could not run {:?}: {}", cmd.get_program(), e))
+    cmd.output()
+        .map_err(|e| format!("could not run {:?}: {}", cmd.get_program(), e))
 }
 
 /// Run a command that must succeed; the error carries its stderr.

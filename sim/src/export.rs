@@ -21,6 +21,9 @@ pub struct Unit {
     pub summary: &'static str,
     /// Builds the Verilog text of the unit at its reference parameters.
     pub verilog: fn() -> String,
+    /// Runs the unit's reference testbench (at the reference parameters, with its golden-model
+    /// checks) recording the per-cycle port values that co-simulation replays (SPEC X-4).
+    pub cosim_trace: fn() -> Result<crate::harness::PortTrace, String>,
 }
 
 /// Verilog of `uut`, with the top module named `module`.
@@ -59,7 +62,12 @@ pub fn rename_top(text: &str, name: &str) -> String {
         Regex::new(r"(?m)^(\s*module |\s*endmodule // |\s*)top(\$[A-Za-z0-9_$]*)?\b").unwrap()
     });
     re.replace_all(text, |c: &regex::Captures| {
-        format!("{}{}{}", &c[1], name, c.get(2).map(|m| m.as_str()).unwrap_or(""))
+        format!(
+            "{}{}{}",
+            &c[1],
+            name,
+            c.get(2).map(|m| m.as_str()).unwrap_or("")
+        )
     })
     .into_owned()
 }
@@ -100,5 +108,7 @@ pub fn write_all(dir: &Path, only: &[String]) -> std::io::Result<Vec<PathBuf>> {
 /// The repository root (the workspace folder holding `waves/`, `synth/`, `docs/`).
 pub fn repo_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.parent().map(Path::to_path_buf).unwrap_or_else(|| here.to_path_buf())
+    here.parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| here.to_path_buf())
 }

@@ -28,7 +28,11 @@ pub struct NoConvergence {
 
 impl fmt::Display for NoConvergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "combinational logic did not settle in cycle {}", self.cycle)
+        write!(
+            f,
+            "combinational logic did not settle in cycle {}",
+            self.cycle
+        )
     }
 }
 
@@ -61,10 +65,16 @@ pub struct PortTrace {
 
 impl PortTrace {
     pub fn inputs(&self) -> impl Iterator<Item = (usize, &Port)> {
-        self.ports.iter().enumerate().filter(|(_, p)| p.dir == PortDir::Input)
+        self.ports
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.dir == PortDir::Input)
     }
     pub fn outputs(&self) -> impl Iterator<Item = (usize, &Port)> {
-        self.ports.iter().enumerate().filter(|(_, p)| p.dir == PortDir::Output)
+        self.ports
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.dir == PortDir::Output)
     }
 }
 
@@ -122,7 +132,11 @@ impl Probe for PortProbe {
             return;
         }
         if self.collect_ports {
-            self.ports.push(Port { name: name.to_string(), width: signal.bits(), dir });
+            self.ports.push(Port {
+                name: name.to_string(),
+                width: signal.bits(),
+                dir,
+            });
         }
         self.values.push(value_bits(&signal.vcd()));
     }
@@ -142,7 +156,13 @@ impl<B: Block> Harness<B> {
     pub fn new(mut uut: B, set_clock: fn(&mut B, bool)) -> Self {
         uut.connect_all();
         set_clock(&mut uut, false);
-        let mut h = Harness { uut, set_clock, cycle: 0, vcd: None, ports: None };
+        let mut h = Harness {
+            uut,
+            set_clock,
+            cycle: 0,
+            vcd: None,
+            ports: None,
+        };
         let _ = h.settle();
         h
     }
@@ -155,10 +175,17 @@ impl<B: Block> Harness<B> {
 
     /// Record the top-level port values of every cycle for co-simulation.
     pub fn with_port_trace(mut self) -> Self {
-        let mut probe =
-            PortProbe { depth: 0, ports: vec![], values: vec![], collect_ports: true };
+        let mut probe = PortProbe {
+            depth: 0,
+            ports: vec![],
+            values: vec![],
+            collect_ports: true,
+        };
         self.uut.accept("uut", &mut probe);
-        self.ports = Some(PortTrace { ports: probe.ports, cycles: vec![] });
+        self.ports = Some(PortTrace {
+            ports: probe.ports,
+            cycles: vec![],
+        });
         self
     }
 
@@ -182,8 +209,12 @@ impl<B: Block> Harness<B> {
     pub fn step(&mut self) -> Result<(), NoConvergence> {
         self.settle()?;
         if let Some(trace) = &mut self.ports {
-            let mut probe =
-                PortProbe { depth: 0, ports: vec![], values: vec![], collect_ports: false };
+            let mut probe = PortProbe {
+                depth: 0,
+                ports: vec![],
+                values: vec![],
+                collect_ports: false,
+            };
             self.uut.accept("uut", &mut probe);
             trace.cycles.push(probe.values);
         }

@@ -87,7 +87,11 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     md.push_str("Reference FIFO (`stream_fifo`, 16-bit words, depth 6), the same random valid/ready stimulus, one run of `cargo run --release -- bench harness`");
     md.push_str(&format!(
         " ({} build).\nBoth engines moved {} words over the first {} cycles (checked).\n\n",
-        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         w_h,
         sim_cycles
     ));
@@ -108,5 +112,8 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         std::fs::write(&path, &md)?;
         files.push(path);
     }
-    Ok(BenchReport { markdown: md, files })
+    Ok(BenchReport {
+        markdown: md,
+        files,
+    })
 }

@@ -15,6 +15,7 @@ pub mod gtkw;
 pub mod harness;
 pub mod harness_bench;
 pub mod lint;
+pub mod plot;
 pub mod progress;
 pub mod scenario;
 pub mod trace;

@@ -7,7 +7,9 @@ use std::process::Command;
 
 /// The committed waiver file.
 pub fn waiver_file() -> PathBuf {
-    crate::export::repo_root().join("synth").join("verilator_waivers.vlt")
+    crate::export::repo_root()
+        .join("synth")
+        .join("verilator_waivers.vlt")
 }
 
 /// One Verilator warning: rule and the message line.
@@ -35,10 +37,17 @@ pub fn waived_rules() -> Result<Vec<String>, String> {
                 .ok_or_else(|| format!("{}: waiver without -rule: {}", path.display(), line))?
                 .to_string();
             if !reason {
-                return Err(format!("{}: waiver {} has no reason line", path.display(), rule));
+                return Err(format!(
+                    "{}: waiver {} has no reason line",
+                    path.display(),
+                    rule
+                ));
             }
             if rule.starts_with("WIDTH") {
-                return Err(format!("{}: width warnings must not be waived", path.display()));
+                return Err(format!(
+                    "{}: width warnings must not be waived",
+                    path.display()
+                ));
             }
             rules.push(rule);
             reason = false;
@@ -64,9 +73,15 @@ pub fn lint(verilator: &Path, file: &Path, top: &str) -> Result<Vec<LintWarning>
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("%Warning-") {
             let rule = rest.split(':').next().unwrap_or("").to_string();
-            warnings.push(LintWarning { rule, line: line.to_string() });
+            warnings.push(LintWarning {
+                rule,
+                line: line.to_string(),
+            });
         } else if line.starts_with("%Error") {
-            warnings.push(LintWarning { rule: "ERROR".into(), line: line.to_string() });
+            warnings.push(LintWarning {
+                rule: "ERROR".into(),
+                line: line.to_string(),
+            });
         }
     }
     if !out.status.success() && warnings.is_empty() {

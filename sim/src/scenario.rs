@@ -11,8 +11,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Every `unit` the SPEC defines, in SPEC order.
-pub const SPEC_UNITS: [&str; 6] =
-    ["stream-out", "status-fsm", "status-system", "work-queue", "barrier", "primitive-attributes"];
+pub const SPEC_UNITS: [&str; 6] = [
+    "stream-out",
+    "status-fsm",
+    "status-system",
+    "work-queue",
+    "barrier",
+    "primitive-attributes",
+];
 
 /// Why a run did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +125,11 @@ pub fn unit_of(value: &Value) -> Result<&str, RunError> {
     if !SPEC_UNITS.contains(&unit) {
         return Err(RunError::invalid(
             "unit",
-            format!("unknown unit `{}` (expected one of {})", unit, SPEC_UNITS.join(", ")),
+            format!(
+                "unknown unit `{}` (expected one of {})",
+                unit,
+                SPEC_UNITS.join(", ")
+            ),
         ));
     }
     Ok(unit)
@@ -132,7 +142,12 @@ pub fn read(path: &Path) -> Result<Value, RunError> {
     serde_json::from_str(&text).map_err(|e| {
         RunError::invalid(
             &path.display().to_string(),
-            format!("not valid JSON at line {}, column {}: {}", e.line(), e.column(), e),
+            format!(
+                "not valid JSON at line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                e
+            ),
         )
     })
 }
@@ -140,9 +155,15 @@ pub fn read(path: &Path) -> Result<Value, RunError> {
 /// Run a parsed scenario with the mechanism its `unit` names.
 pub fn run_value(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let unit = unit_of(value)?;
-    let mech = mechanisms().into_iter().find(|m| m.unit == unit).ok_or_else(|| {
-        RunError::invalid("unit", format!("`{}` is not implemented in this build yet", unit))
-    })?;
+    let mech = mechanisms()
+        .into_iter()
+        .find(|m| m.unit == unit)
+        .ok_or_else(|| {
+            RunError::invalid(
+                "unit",
+                format!("`{}` is not implemented in this build yet", unit),
+            )
+        })?;
     (mech.run)(value, opts)
 }
 

@@ -20,17 +20,31 @@ impl TraceWriter {
     /// A writer to `path` (none: events are only counted).
     pub fn create(path: Option<&Path>) -> Result<Self, RunError> {
         let file = match path {
-            Some(p) => Some(BufWriter::new(
-                File::create(p).map_err(|e| RunError::Output(format!("{}: {}", p.display(), e)))?,
-            )),
+            Some(p) => {
+                Some(BufWriter::new(File::create(p).map_err(|e| {
+                    RunError::Output(format!("{}: {}", p.display(), e))
+                })?))
+            }
             None => None,
         };
-        Ok(TraceWriter { file, keep: false, events: vec![], last_cycle: 0, count: 0 })
+        Ok(TraceWriter {
+            file,
+            keep: false,
+            events: vec![],
+            last_cycle: 0,
+            count: 0,
+        })
     }
 
     /// A writer that keeps every event in memory.
     pub fn memory() -> Self {
-        TraceWriter { file: None, keep: true, events: vec![], last_cycle: 0, count: 0 }
+        TraceWriter {
+            file: None,
+            keep: true,
+            events: vec![],
+            last_cycle: 0,
+            count: 0,
+        }
     }
 
     /// Also keep events in memory.
@@ -102,14 +116,23 @@ impl TraceWriter {
 pub fn check_trace(events: &[Value]) -> Result<(), String> {
     let mut last = 0u64;
     for (i, e) in events.iter().enumerate() {
-        let cycle = e.get("cycle").and_then(Value::as_u64).ok_or(format!("line {}: no cycle", i + 1))?;
-        e.get("event").and_then(Value::as_str).ok_or(format!("line {}: no event", i + 1))?;
+        let cycle = e
+            .get("cycle")
+            .and_then(Value::as_u64)
+            .ok_or(format!("line {}: no cycle", i + 1))?;
+        e.get("event")
+            .and_then(Value::as_str)
+            .ok_or(format!("line {}: no event", i + 1))?;
         if cycle < last {
             return Err(format!("line {}: cycle {} after {}", i + 1, cycle, last));
         }
         last = cycle;
     }
-    match events.last().and_then(|e| e.get("event")).and_then(Value::as_str) {
+    match events
+        .last()
+        .and_then(|e| e.get("event"))
+        .and_then(Value::as_str)
+    {
         Some("done") => Ok(()),
         _ => Err("the trace does not end with a done event".into()),
     }

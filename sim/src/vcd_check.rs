@@ -40,7 +40,9 @@ fn collect(items: &[vcd::ScopeItem], prefix: &str, out: &mut Vec<(String, u32, v
 pub fn check_vcd(path: &Path) -> Result<VcdSummary, String> {
     let file = File::open(path).map_err(|e| format!("{}: {}", path.display(), e))?;
     let mut parser = vcd::Parser::new(BufReader::new(file));
-    let header = parser.parse_header().map_err(|e| format!("{}: header: {}", path.display(), e))?;
+    let header = parser
+        .parse_header()
+        .map_err(|e| format!("{}: header: {}", path.display(), e))?;
     if header.timescale.is_none() {
         return Err(format!("{}: no $timescale", path.display()));
     }
@@ -52,7 +54,11 @@ pub fn check_vcd(path: &Path) -> Result<VcdSummary, String> {
     let mut widths: HashMap<vcd::IdCode, (u32, String)> = HashMap::new();
     for (name, size, code) in &vars {
         if *size == 0 {
-            return Err(format!("{}: variable {} declared with width 0", path.display(), name));
+            return Err(format!(
+                "{}: variable {} declared with width 0",
+                path.display(),
+                name
+            ));
         }
         widths.insert(*code, (*size, name.clone()));
     }
@@ -116,7 +122,10 @@ pub fn check_vcd(path: &Path) -> Result<VcdSummary, String> {
             _ => {}
         }
         if changes > 0 && last.is_none() {
-            return Err(format!("{}: value change before the first timestamp", path.display()));
+            return Err(format!(
+                "{}: value change before the first timestamp",
+                path.display()
+            ));
         }
     }
     if timestamps == 0 {

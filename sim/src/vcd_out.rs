@@ -2,11 +2,11 @@
 //! sub-block (rust-hdl's block tree), timescale 1 ns, strictly increasing timestamps, a value
 //! written only when it changes.
 use rust_hdl::prelude::*;
-use std::fs::File;
 use std::cell::RefCell;
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::rc::Rc;
 use std::path::Path;
+use std::rc::Rc;
 
 /// The VCD file, shared so that it can be flushed (`vcd::Writer` does not give it back).
 #[derive(Clone)]
@@ -45,11 +45,7 @@ struct Header<'a> {
     error: Option<io::Error>,
 }
 
-fn register(
-    writer: &mut vcd::Writer<SharedFile>,
-    name: &str,
-    kind: &TypeKind,
-) -> io::Result<Slot> {
+fn register(writer: &mut vcd::Writer<SharedFile>, name: &str, kind: &TypeKind) -> io::Result<Slot> {
     Ok(match kind {
         TypeKind::Bits(w) | TypeKind::Signed(w) => {
             Slot::Bits(writer.add_wire(*w as u32, name)?, *w as u32)
@@ -58,7 +54,11 @@ fn register(
         TypeKind::Composite(fields) => {
             let mut slots = vec![];
             for f in fields {
-                slots.push(register(writer, &format!("{}${}", name, f.fieldname), &f.kind.kind)?);
+                slots.push(register(
+                    writer,
+                    &format!("{}${}", name, f.fieldname),
+                    &f.kind.kind,
+                )?);
             }
             Slot::Fields(slots)
         }
@@ -77,7 +77,11 @@ impl Header<'_> {
 
 impl Probe for Header<'_> {
     fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
-        let name = if name == "uut" { self.top.to_string() } else { name.to_string() };
+        let name = if name == "uut" {
+            self.top.to_string()
+        } else {
+            name.to_string()
+        };
         self.run(|w| w.add_module(&name));
     }
     fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
@@ -112,17 +116,19 @@ impl Probe for Sampler<'_> {
         let v = signal.vcd();
         let i = self.index;
         self.index += 1;
-        if self.rec.last.get(i).map(|l| l.as_ref() != Some(&v)).unwrap_or(false) {
+        if self
+            .rec
+            .last
+            .get(i)
+            .map(|l| l.as_ref() != Some(&v))
+            .unwrap_or(false)
+        {
             self.changes.push((i, v));
         }
     }
 }
 
-fn write_value(
-    w: &mut vcd::Writer<SharedFile>,
-    slot: &Slot,
-    v: &VCDValue,
-) -> io::Result<()> {
+fn write_value(w: &mut vcd::Writer<SharedFile>, slot: &Slot, v: &VCDValue) -> io::Result<()> {
     match (slot, v) {
         (Slot::Bits(id, 1), VCDValue::Single(s)) => w.change_scalar(*id, *s),
         (Slot::Bits(id, 1), VCDValue::Vector(b)) if b.len() == 1 => w.change_scalar(*id, b[0]),
@@ -135,7 +141,10 @@ fn write_value(
             }
             Ok(())
         }
-        _ => Err(io::Error::new(io::ErrorKind::InvalidData, "VCD value does not match its type")),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "VCD value does not match its type",
+        )),
     }
 }
 
@@ -151,7 +160,12 @@ impl VcdRecorder {
         let mut writer = vcd::Writer::new(file.clone());
         writer.version(concat!("ppu-rtl ", env!("CARGO_PKG_VERSION")))?;
         writer.timescale(1, vcd::TimescaleUnit::NS)?;
-        let mut header = Header { writer: &mut writer, slots: vec![], top, error: None };
+        let mut header = Header {
+            writer: &mut writer,
+            slots: vec![],
+            top,
+            error: None,
+        };
         uut.accept("uut", &mut header);
         if let Some(e) = header.error {
             return Err(e);
@@ -159,7 +173,14 @@ impl VcdRecorder {
         let slots = header.slots;
         writer.enddefinitions()?;
         let n = slots.len();
-        Ok(VcdRecorder { writer, file, slots, last: vec![None; n], last_time: None, error: None })
+        Ok(VcdRecorder {
+            writer,
+            file,
+            slots,
+            last: vec![None; n],
+            last_time: None,
+            error: None,
+        })
     }
 
     /// Record every changed value at time `t` (ns). Times must increase; a repeated time is
@@ -169,7 +190,11 @@ impl VcdRecorder {
             return;
         }
         let first = self.last_time.is_none();
-        let mut sampler = Sampler { rec: self, index: 0, changes: vec![] };
+        let mut sampler = Sampler {
+            rec: self,
+            index: 0,
+            changes: vec![],
+        };
         uut.accept("uut", &mut sampler);
         let changes = sampler.changes;
         if changes.is_empty() && !first {

@@ -36,6 +36,8 @@ pub struct RrArbiter<T: Synth, const N: usize, const SRC_BITS: usize> {
     any_valid: Signal<Local, Bit>,
     first_any: Signal<Local, Bits<SRC_BITS>>,
     found_above: Signal<Local, Bit>,
+    /// Set from the requester the round-robin pointer names onwards.
+    at_or_above: Signal<Local, Bit>,
     first_above: Signal<Local, Bits<SRC_BITS>>,
     chosen: Signal<Local, Bits<SRC_BITS>>,
     chosen_valid: Signal<Local, Bit>,
@@ -46,7 +48,11 @@ pub struct RrArbiter<T: Synth, const N: usize, const SRC_BITS: usize> {
 impl<T: Synth, const N: usize, const SRC_BITS: usize> Default for RrArbiter<T, N, SRC_BITS> {
     fn default() -> Self {
         assert!(N >= 1, "RrArbiter: N must be at least 1");
-        assert_eq!(SRC_BITS, clog2(N).max(1), "RrArbiter: SRC_BITS must be clog2(N)");
+        assert_eq!(
+            SRC_BITS,
+            clog2(N).max(1),
+            "RrArbiter: SRC_BITS must be clog2(N)"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -64,6 +70,7 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Default for RrArbiter<T, N
             any_valid: Default::default(),
             first_any: Default::default(),
             found_above: Default::default(),
+            at_or_above: Default::default(),
             first_above: Default::default(),
             chosen: Default::default(),
             chosen_valid: Default::default(),
@@ -81,16 +88,17 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Logic for RrArbiter<T, N, 
         self.any_valid.next = false;
         self.first_any.next = bits::<SRC_BITS>(0);
         self.found_above.next = false;
+        self.at_or_above.next = false;
         self.first_above.next = bits::<SRC_BITS>(0);
         for i in 0..N {
             if self.req_valid[i].val() & !self.any_valid.val() {
                 self.first_any.next = self.source_index[i].val();
                 self.any_valid.next = true;
             }
-            if self.req_valid[i].val()
-                & !self.found_above.val()
-                & (self.source_index[i].val() >= self.rr_pointer.q.val())
-            {
+            if self.source_index[i].val() == self.rr_pointer.q.val() {
+                self.at_or_above.next = true;
+            }
+            if self.req_valid[i].val() & !self.found_above.val() & self.at_or_above.val() {
                 self.first_above.next = self.source_index[i].val();
                 self.found_above.next = true;
             }

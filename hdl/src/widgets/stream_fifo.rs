@@ -46,8 +46,16 @@ impl<T: Synth, const DEPTH: usize, const PTR_BITS: usize, const COUNT_BITS: usiz
 {
     fn default() -> Self {
         assert!(DEPTH >= 1, "StreamFifo: DEPTH must be at least 1");
-        assert_eq!(PTR_BITS, clog2(DEPTH).max(1), "StreamFifo: PTR_BITS must be clog2(DEPTH)");
-        assert_eq!(COUNT_BITS, clog2(DEPTH + 1), "StreamFifo: COUNT_BITS must be clog2(DEPTH+1)");
+        assert_eq!(
+            PTR_BITS,
+            clog2(DEPTH).max(1),
+            "StreamFifo: PTR_BITS must be clog2(DEPTH)"
+        );
+        assert_eq!(
+            COUNT_BITS,
+            clog2(DEPTH + 1),
+            "StreamFifo: COUNT_BITS must be clog2(DEPTH+1)"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),

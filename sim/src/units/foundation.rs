@@ -24,12 +24,42 @@ pub fn export_units() -> Vec<Unit> {
             mechanism: "foundation",
             summary: "valid/ready FIFO, 16-bit words, depth 6",
             verilog: || verilog_of(RefFifo::default(), "stream_fifo"),
+            cosim_trace: || {
+                let cfg = TbConfig {
+                    cycles: 600,
+                    resets: vec![300],
+                    ..TbConfig::default()
+                };
+                let r = run_fifo::<6, 3, 3>(
+                    &cfg,
+                    &TbOutput {
+                        vcd: None,
+                        record_ports: true,
+                    },
+                )?;
+                r.ports.ok_or_else(|| "no port trace".to_string())
+            },
         },
         Unit {
             name: "rr_arbiter",
             mechanism: "foundation",
             summary: "round-robin arbiter, 4 requesters of 25-bit first requests",
             verilog: || verilog_of(RefArbiter::default(), "rr_arbiter"),
+            cosim_trace: || {
+                let cfg = TbConfig {
+                    cycles: 600,
+                    resets: vec![250],
+                    ..TbConfig::default()
+                };
+                let r = run_arbiter(
+                    &cfg,
+                    &TbOutput {
+                        vcd: None,
+                        record_ports: true,
+                    },
+                )?;
+                r.ports.ok_or_else(|| "no port trace".to_string())
+            },
         },
     ]
 }
@@ -49,7 +79,13 @@ pub struct TbConfig {
 
 impl Default for TbConfig {
     fn default() -> Self {
-        TbConfig { cycles: 2000, seed: 1, valid_prob: 0.6, ready_prob: 0.6, resets: vec![] }
+        TbConfig {
+            cycles: 2000,
+            seed: 1,
+            valid_prob: 0.6,
+            ready_prob: 0.6,
+            resets: vec![],
+        }
     }
 }
 
@@ -78,7 +114,9 @@ fn harness<B: Block>(
 ) -> Result<Harness<B>, String> {
     let mut h = Harness::new(uut, set_clock);
     if let Some(p) = out.vcd {
-        h = h.with_vcd(p, top).map_err(|e| format!("{}: {}", p.display(), e))?;
+        h = h
+            .with_vcd(p, top)
+            .map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if out.record_ports {
         h = h.with_port_trace();
@@ -100,7 +138,11 @@ pub fn finish_waves<B: Block>(
         for g in &groups {
             for (sig, _) in &g.signals {
                 if !summary.has_var(sig) {
-                    return Err(format!("save file names {} which {} lacks", sig, p.display()));
+                    return Err(format!(
+                        "save file names {} which {} lacks",
+                        sig,
+                        p.display()
+                    ));
                 }
             }
         }
@@ -146,25 +188,49 @@ pub fn run_fifo<const D: usize, const P: usize, const C: usize>(
         let rd_data = u.rd_data.val().to_u64();
         let fail = |what: String| Err(format!("cycle {}: {}", cycle, what));
         if rd_valid != !model.is_empty() {
-            return fail(format!("rd_valid {} with {} entries in the model", rd_valid, model.len()));
+            return fail(format!(
+                "rd_valid {} with {} entries in the model",
+                rd_valid,
+                model.len()
+            ));
         }
         if wr_ready != (model.len() < D) {
-            return fail(format!("wr_ready {} with {} of {} entries", wr_ready, model.len(), D));
+            return fail(format!(
+                "wr_ready {} with {} of {} entries",
+                wr_ready,
+                model.len(),
+                D
+            ));
         }
         if u.fill.val().index() != model.len() {
-            return fail(format!("fill {} but the model holds {}", u.fill.val().index(), model.len()));
+            return fail(format!(
+                "fill {} but the model holds {}",
+                u.fill.val().index(),
+                model.len()
+            ));
         }
         if let Some(s) = stalled_out {
             if !rd_valid || rd_data != s {
-                return fail(format!("output changed while stalled: {:#x} then {:#x}", s, rd_data));
+                return fail(format!(
+                    "output changed while stalled: {:#x} then {:#x}",
+                    s, rd_data
+                ));
             }
         }
         if rd_valid && model.front() != Some(&rd_data) {
-            return fail(format!("rd_data {:#x}, model front {:?}", rd_data, model.front()));
+            return fail(format!(
+                "rd_data {:#x}, model front {:?}",
+                rd_data,
+                model.front()
+            ));
         }
         let push = offered.is_some() && !reset && wr_ready;
         let pop = rd_valid && rd_ready;
-        stalled_out = if rd_valid && !rd_ready && !reset { Some(rd_data) } else { None };
+        stalled_out = if rd_valid && !rd_ready && !reset {
+            Some(rd_data)
+        } else {
+            None
+        };
         h.step().map_err(|e| e.to_string())?;
         if reset {
             model.clear();
@@ -185,14 +251,9 @@ pub fn run_fifo<const D: usize, const P: usize, const C: usize>(
     res.ports = finish_waves(h, out, |vars| {
         vec![
             Group::new("control").sigs("stream_fifo", &["clock", "reset", "fill"], vars),
-            Group::new("write")
-                .sigs("stream_fifo", &["wr_valid", "wr_ready", "wr_data"], vars),
+            Group::new("write").sigs("stream_fifo", &["wr_valid", "wr_ready", "wr_data"], vars),
             Group::new("read").sigs("stream_fifo", &["rd_valid", "rd_ready", "rd_data"], vars),
-            Group::new("pointers").sigs(
-                "stream_fifo",
-                &["wr_ptr.q", "rd_ptr.q", "count.q"],
-                vars,
-            ),
+            Group::new("pointers").sigs("stream_fifo", &["wr_ptr.q", "rd_ptr.q", "count.q"], vars),
         ]
     })?;
     Ok(res)
@@ -208,14 +269,20 @@ pub struct RrModel {
 
 impl RrModel {
     pub fn new(n: usize) -> Self {
-        RrModel { n, pointer: 0, held: None }
+        RrModel {
+            n,
+            pointer: 0,
+            held: None,
+        }
     }
     /// The requester offered this cycle, given the valid inputs.
     pub fn choose(&self, valid: &[bool]) -> Option<usize> {
         if let Some(h) = self.held {
             return Some(h);
         }
-        (0..self.n).map(|k| (self.pointer + k) % self.n).find(|&i| valid[i])
+        (0..self.n)
+            .map(|k| (self.pointer + k) % self.n)
+            .find(|&i| valid[i])
     }
     /// Advance one clock edge.
     pub fn clock(&mut self, valid: &[bool], ready: bool, reset: bool) {
@@ -251,7 +318,12 @@ fn first_request(source: usize, seq: u64, rng: &mut ChaCha8Rng) -> FirstRequest 
 /// violation) and the run reports whether `violation` rose.
 pub fn run_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, String> {
     const N: usize = 4;
-    let mut h = harness(RefArbiter::default(), |u, c| u.clock.next = c.into(), out, "rr_arbiter")?;
+    let mut h = harness(
+        RefArbiter::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "rr_arbiter",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut model = RrModel::new(N);
     let mut offered: [Option<FirstRequest>; N] = [None; N];
@@ -287,7 +359,10 @@ pub fn run_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, String> {
         let gv = u.grant_valid.val();
         let src = u.grant_source.val().index();
         if gv != expect.is_some() {
-            return fail(format!("grant_valid {} but the model offers {:?}", gv, expect));
+            return fail(format!(
+                "grant_valid {} but the model offers {:?}",
+                gv, expect
+            ));
         }
         if u.violation.val() {
             return fail("violation raised without a protocol violation".into());
@@ -311,7 +386,11 @@ pub fn run_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, String> {
                 return fail("grant changed before it was taken".into());
             }
         }
-        stalled = if gv && !ready { Some((src as u64, u.grant_data.val())) } else { None };
+        stalled = if gv && !ready {
+            Some((src as u64, u.grant_data.val()))
+        } else {
+            None
+        };
         let fired = if gv && ready { Some(src) } else { None };
         model.clock(&valid, ready, reset);
         h.step().map_err(|e| e.to_string())?;
@@ -345,12 +424,28 @@ pub fn run_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, String> {
             Group::new("control").sigs(t, &["clock", "reset", "violation"], vars),
             Group::new("requests").sigs(
                 t,
-                &["req_valid$0", "req_ready$0", "req_valid$1", "req_ready$1", "req_valid$2", "req_ready$2", "req_valid$3", "req_ready$3"],
+                &[
+                    "req_valid$0",
+                    "req_ready$0",
+                    "req_valid$1",
+                    "req_ready$1",
+                    "req_valid$2",
+                    "req_ready$2",
+                    "req_valid$3",
+                    "req_ready$3",
+                ],
                 vars,
             ),
             Group::new("grant").sigs(
                 t,
-                &["grant_valid", "grant_ready", "grant_source", "grant_data$batch_id", "grant_data$task_number", "grant_data$last"],
+                &[
+                    "grant_valid",
+                    "grant_ready",
+                    "grant_source",
+                    "grant_data$batch_id",
+                    "grant_data$task_number",
+                    "grant_data$last",
+                ],
                 vars,
             ),
             Group::new("state").sigs(t, &["rr_pointer.q", "held.q", "held_source.q"], vars),
@@ -376,10 +471,25 @@ pub fn arbiter_violation_on_dropped_valid() -> Result<bool, String> {
 
 /// Write the canonical waves of the foundation widgets into `dir`.
 pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
-    let cfg = TbConfig { cycles: 200, ..TbConfig::default() };
+    let cfg = TbConfig {
+        cycles: 200,
+        ..TbConfig::default()
+    };
     let fifo = dir.join("stream_fifo.vcd");
-    run_fifo::<6, 3, 3>(&cfg, &TbOutput { vcd: Some(&fifo), record_ports: false })?;
+    run_fifo::<6, 3, 3>(
+        &cfg,
+        &TbOutput {
+            vcd: Some(&fifo),
+            record_ports: false,
+        },
+    )?;
     let arb = dir.join("rr_arbiter.vcd");
-    run_arbiter(&cfg, &TbOutput { vcd: Some(&arb), record_ports: false })?;
+    run_arbiter(
+        &cfg,
+        &TbOutput {
+            vcd: Some(&arb),
+            record_ports: false,
+        },
+    )?;
     Ok(vec!["stream_fifo".into(), "rr_arbiter".into()])
 }
