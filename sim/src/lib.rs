@@ -18,10 +18,12 @@ pub mod lint;
 pub mod plot;
 pub mod progress;
 pub mod scenario;
+pub mod synth;
 pub mod trace;
 pub mod units;
 pub mod vcd_check;
 pub mod vcd_out;
+pub mod wave_svg;
 pub mod waves;
 
 pub use ppu_hdl;

@@ -124,7 +124,7 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Logic for RrArbiter<T, N, 
         }
         self.grant_valid.next = self.chosen_valid.val();
         self.grant_source.next = self.chosen.val();
-        self.violation.next = self.held.q.val() & !self.chosen_valid.val();
+        self.violation.next = self.held.q.val() & !self.chosen_valid.val() & !self.reset.val();
         // Hold an offered grant until it is taken; rotate rr_pointer after each transfer.
         self.held.d.next = self.chosen_valid.val() & !self.grant_ready.val();
         self.held_source.d.next = self.chosen.val();

@@ -1,1 +1,388 @@
-fn main() {}
+//! `ppu` — the ppu-rtl command line (SPEC X-5, X-6).
+//!
+//! With no subcommand: run every mechanism's built-in scenario, write `waves/`, export the
+//! Verilog to `synth/verilog/` and print a summary table.
+use clap::{Args, Parser, Subcommand};
+use ppu_sim::bench::{self, BenchOptions};
+use ppu_sim::export::{self, repo_root};
+use ppu_sim::scenario::{self, RunError, RunOptions};
+use ppu_sim::{synth, wave_svg, waves};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ppu",
+    version,
+    about = "ppu-rtl: GPU pipeline-control mechanisms as rust-hdl RTL — simulate, trace, export, synthesize"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a mechanism's system simulation: a built-in scenario (`ppu run stream-out`) or a
+    /// JSON scenario file (`ppu run --scenario FILE.json`).
+    Run(RunArgs),
+    /// Run a benchmark or experiment and write docs/results/<name>.md (`ppu bench --list`).
+    Bench(BenchArgs),
+    /// Export every unit (or the named ones) to synth/verilog/<unit>.v.
+    Export(ExportArgs),
+    /// Synthesize every exported unit with Yosys (synth_ice40) and nextpnr-ice40; write
+    /// synth/REPORT.md.
+    Synth(SynthArgs),
+    /// Write every testbench's canonical waves/<name>.vcd and .gtkw, or render a VCD to SVG.
+    Waves(WavesArgs),
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Built-in scenario of this unit (stream-out, status-fsm, status-system, work-queue,
+    /// barrier, primitive-attributes).
+    unit: Option<String>,
+    /// Scenario file (JSON, SPEC X-5).
+    #[arg(long, conflicts_with = "unit")]
+    scenario: Option<PathBuf>,
+    /// Write the JSON Lines trace here.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Write a VCD of the RTL here.
+    #[arg(long)]
+    vcd: Option<PathBuf>,
+    /// Random seed (latencies drawn from ranges, distributions).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the built-in scenario's JSON instead of running it.
+    #[arg(long)]
+    print: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Benchmark name (see --list).
+    name: Option<String>,
+    /// List the benchmarks.
+    #[arg(long)]
+    list: bool,
+    /// Shorter runs (results are printed, not written to docs/results).
+    #[arg(long)]
+    quick: bool,
+    /// Folder for results (default docs/results).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// Units to export (default: all).
+    units: Vec<String>,
+    /// Output folder (default synth/verilog).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// List the units.
+    #[arg(long)]
+    list: bool,
+}
+
+#[derive(Args)]
+struct SynthArgs {
+    /// Units to synthesize (default: all).
+    units: Vec<String>,
+    /// Report file (default synth/REPORT.md).
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct WavesArgs {
+    /// Output folder (default waves/).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Render this VCD to SVG instead (with --svg).
+    #[arg(long, requires = "svg")]
+    render: Option<PathBuf>,
+    /// SVG output of --render.
+    #[arg(long, requires = "render")]
+    svg: Option<PathBuf>,
+    /// Signals to draw with --render (full paths `scope.sub.name`; default: the top scope's).
+    #[arg(long, value_delimiter = ',')]
+    signals: Vec<String>,
+    /// Last time (ns) drawn with --render.
+    #[arg(long)]
+    until: Option<u64>,
+}
+
+/// A failure of a subcommand with its exit status.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl From<RunError> for Failure {
+    fn from(e: RunError) -> Self {
+        Failure {
+            code: e.exit_code() as u8,
+            message: e.to_string(),
+        }
+    }
+}
+
+fn fail(code: u8, message: impl Into<String>) -> Failure {
+    Failure {
+        code,
+        message: message.into(),
+    }
+}
+
+fn progress_wanted() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+fn print_summary(rows: &[(String, String, String)]) {
+    let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+    let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(6).max(6);
+    println!(
+        "{:<w0$}  {:<w1$}  {}",
+        "what",
+        "status",
+        "figures",
+        w0 = w0,
+        w1 = w1
+    );
+    println!("{}  {}  {}", "-".repeat(w0), "-".repeat(w1), "-".repeat(40));
+    for (a, b, c) in rows {
+        println!("{:<w0$}  {:<w1$}  {}", a, b, c, w0 = w0, w1 = w1);
+    }
+}
+
+fn figures(s: &scenario::RunSummary) -> String {
+    let mut parts = vec![format!("cycles={}", s.cycles)];
+    parts.extend(s.figures.iter().map(|(k, v)| format!("{}={}", k, v)));
+    parts.join("  ")
+}
+
+fn cmd_run(a: RunArgs) -> Result<(), Failure> {
+    let opts = RunOptions {
+        trace: a.trace,
+        vcd: a.vcd,
+        seed: a.seed,
+        progress: progress_wanted(),
+    };
+    let summary = if let Some(path) = a.scenario {
+        scenario::run_file(&path, &opts)?
+    } else {
+        let Some(unit) = a.unit else {
+            return Err(fail(
+                2,
+                "name a unit (`ppu run stream-out`) or give --scenario FILE",
+            ));
+        };
+        let mech = scenario::mechanisms()
+            .into_iter()
+            .find(|m| m.unit == unit)
+            .ok_or_else(|| {
+                let known: Vec<&str> = scenario::mechanisms().iter().map(|m| m.unit).collect();
+                fail(
+                    2,
+                    format!(
+                        "no built-in scenario for `{}` (available: {})",
+                        unit,
+                        known.join(", ")
+                    ),
+                )
+            })?;
+        let value = (mech.builtin)();
+        if a.print {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            return Ok(());
+        }
+        scenario::run_value(&value, &opts)?
+    };
+    print_summary(&[(summary.unit.clone(), "ok".into(), figures(&summary))]);
+    Ok(())
+}
+
+fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
+    let all = bench::benches();
+    if a.list || a.name.is_none() {
+        for b in &all {
+            println!("{:<14} {}", b.name, b.about);
+        }
+        return Ok(());
+    }
+    let name = a.name.unwrap_or_default();
+    let b = all.iter().find(|b| b.name == name).ok_or_else(|| {
+        let known: Vec<&str> = all.iter().map(|b| b.name).collect();
+        fail(
+            2,
+            format!("no benchmark `{}` (available: {})", name, known.join(", ")),
+        )
+    })?;
+    let mut opts = BenchOptions {
+        quick: a.quick,
+        progress: progress_wanted(),
+        ..Default::default()
+    };
+    if let Some(o) = a.out {
+        opts.out_dir = o;
+    }
+    let report = (b.run)(&opts)?;
+    println!("{}", report.markdown);
+    for f in report.files {
+        println!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
+fn check_units(names: &[String]) -> Result<(), Failure> {
+    for n in names {
+        if export::unit(n).is_none() {
+            let known: Vec<&str> = export::units().iter().map(|u| u.name).collect();
+            return Err(fail(
+                2,
+                format!("no unit `{}` (available: {})", n, known.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
+    if a.list {
+        for u in export::units() {
+            println!("{:<20} {:<12} {}", u.name, u.mechanism, u.summary);
+        }
+        return Ok(());
+    }
+    check_units(&a.units)?;
+    let dir = a
+        .out
+        .unwrap_or_else(|| repo_root().join("synth").join("verilog"));
+    let files = export::write_all(&dir, &a.units)
+        .map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
+    for f in files {
+        println!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
+fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
+    check_units(&a.units)?;
+    let report = a
+        .report
+        .unwrap_or_else(|| repo_root().join("synth").join("REPORT.md"));
+    let rows = synth::synthesize_all(&a.units, progress_wanted()).map_err(|e| fail(1, e))?;
+    let text = synth::report_markdown(&rows);
+    std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
+    println!("{}", text);
+    println!("wrote {}", report.display());
+    Ok(())
+}
+
+fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
+    if let (Some(vcd), Some(svg)) = (a.render, a.svg) {
+        wave_svg::render_file(&vcd, &svg, &a.signals, a.until).map_err(|e| fail(2, e))?;
+        println!("wrote {}", svg.display());
+        return Ok(());
+    }
+    let dir = a.dir.unwrap_or_else(|| repo_root().join("waves"));
+    let names = waves::write_all(&dir).map_err(|e| fail(1, e))?;
+    for n in names {
+        println!("wrote {}/{}.vcd (+ .gtkw)", dir.display(), n);
+    }
+    Ok(())
+}
+
+/// No subcommand: every built-in scenario, waves, export; a summary table.
+fn cmd_all() -> Result<(), Failure> {
+    let mut rows = vec![];
+    let mut worst = 0u8;
+    let mechs = scenario::mechanisms();
+    let pb = ppu_sim::progress::bar(mechs.len() as u64 + 2, "ppu", progress_wanted());
+    for m in &mechs {
+        pb.set_message(m.unit);
+        let opts = RunOptions {
+            seed: 1,
+            ..Default::default()
+        };
+        match scenario::run_value(&(m.builtin)(), &opts) {
+            Ok(s) => rows.push((format!("run {}", m.unit), "ok".into(), figures(&s))),
+            Err(e) => {
+                worst = worst.max(e.exit_code() as u8);
+                rows.push((format!("run {}", m.unit), "FAILED".into(), e.to_string()));
+            }
+        }
+        pb.inc(1);
+    }
+    for u in scenario::SPEC_UNITS {
+        if !mechs.iter().any(|m| m.unit == u) {
+            rows.push((
+                format!("run {}", u),
+                "not built".into(),
+                "not implemented yet".into(),
+            ));
+        }
+    }
+    pb.set_message("waves");
+    let dir = repo_root().join("waves");
+    match waves::write_all(&dir) {
+        Ok(names) => rows.push((
+            "waves".into(),
+            "ok".into(),
+            format!("{} VCD + .gtkw in {}", names.len(), dir.display()),
+        )),
+        Err(e) => {
+            worst = worst.max(1);
+            rows.push(("waves".into(), "FAILED".into(), e));
+        }
+    }
+    pb.inc(1);
+    pb.set_message("export");
+    let vdir = repo_root().join("synth").join("verilog");
+    match export::write_all(&vdir, &[]) {
+        Ok(files) => rows.push((
+            "export".into(),
+            "ok".into(),
+            format!("{} Verilog units in {}", files.len(), vdir.display()),
+        )),
+        Err(e) => {
+            worst = worst.max(1);
+            rows.push(("export".into(), "FAILED".into(), e.to_string()));
+        }
+    }
+    pb.finish_and_clear();
+    print_summary(&rows);
+    println!(
+        "\nOpen a waveform: gtkwave waves/stream_fifo.vcd waves/stream_fifo.gtkw\n\
+         Synthesize: ppu synth   Experiments: ppu bench --list"
+    );
+    if worst > 0 {
+        return Err(fail(worst, "some runs failed (see the table)"));
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => cmd_all(),
+        Some(Command::Run(a)) => cmd_run(a),
+        Some(Command::Bench(a)) => cmd_bench(a),
+        Some(Command::Export(a)) => cmd_export(a),
+        Some(Command::Synth(a)) => cmd_synth(a),
+        Some(Command::Waves(a)) => cmd_waves(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("ppu: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

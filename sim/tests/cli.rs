@@ -1,0 +1,243 @@
+//! The `ppu` command line: exit statuses, error messages naming the field, no panic
+//! on any scenario file, subcommands and --help.
+use ppu_sim::scenario::{self, RunError, RunOptions};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn ppu(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ppu"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = ppu_sim::export::repo_root()
+        .join("target")
+        .join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn x6_every_subcommand_has_help() {
+    for sub in ["run", "bench", "export", "synth", "waves"] {
+        let (code, out, _) = ppu(&[sub, "--help"]);
+        assert_eq!(code, 0, "{} --help", sub);
+        assert!(out.contains("Usage: ppu"), "{}: {}", sub, out);
+    }
+}
+
+#[test]
+fn x5_malformed_scenario_files_exit_2_naming_the_problem() {
+    let cases: Vec<(&str, &str, &str)> = vec![
+        ("empty.json", "", "not valid JSON"),
+        ("garbage.json", "{\"unit\": ", "not valid JSON"),
+        ("binary.json", "\u{0}\u{1}\u{2}", "not valid JSON"),
+        ("array.json", "[1,2,3]", "must be a JSON object"),
+        ("nounit.json", "{\"config\":{}}", "unit"),
+        (
+            "badunit.json",
+            "{\"unit\":\"teapot\",\"config\":{}}",
+            "unknown unit `teapot`",
+        ),
+        (
+            "typeunit.json",
+            "{\"unit\":7,\"config\":{}}",
+            "unit: must be a string",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let p = scratch(name, text);
+        let (code, _, err) = ppu(&["run", "--scenario", p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{}: {}", name, err);
+        assert!(
+            err.contains(needle),
+            "{}: message `{}` lacks `{}`",
+            name,
+            err,
+            needle
+        );
+        assert!(!err.contains("panicked"), "{}", err);
+    }
+    let (code, _, err) = ppu(&["run", "--scenario", "/nonexistent/scenario.json"]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("/nonexistent/scenario.json"));
+}
+
+#[test]
+fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
+    for m in scenario::mechanisms() {
+        let mut top = (m.builtin)();
+        top.as_object_mut()
+            .unwrap()
+            .insert("surprise".into(), json!(1));
+        let e = scenario::run_value(&top, &RunOptions::default()).unwrap_err();
+        assert_eq!(e.exit_code(), 2, "{}: {}", m.unit, e);
+        assert!(e.to_string().contains("surprise"), "{}: {}", m.unit, e);
+        let mut cfg = (m.builtin)();
+        cfg["config"]
+            .as_object_mut()
+            .unwrap()
+            .insert("bogus_knob".into(), json!(true));
+        let e = scenario::run_value(&cfg, &RunOptions::default()).unwrap_err();
+        assert_eq!(e.exit_code(), 2, "{}: {}", m.unit, e);
+        assert!(e.to_string().contains("bogus_knob"), "{}: {}", m.unit, e);
+    }
+}
+
+#[test]
+fn x5_builtin_scenarios_run_and_write_ordered_traces() {
+    for m in scenario::mechanisms() {
+        let trace = ppu_sim::export::repo_root()
+            .join("target")
+            .join(format!("cli-{}.jsonl", m.unit));
+        let (code, out, err) = ppu(&["run", m.unit, "--trace", trace.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {}{}", m.unit, out, err);
+        let events = ppu_sim::trace::read_trace(&trace).unwrap();
+        ppu_sim::trace::check_trace(&events).unwrap();
+    }
+}
+
+/// Mutations of a valid scenario: a value replaced by another type or an extreme number, or a
+/// field removed.
+fn mutate(v: &mut Value, path: &[usize], replacement: &Value, remove: bool) {
+    let Some((&k, rest)) = path.split_first() else {
+        *v = replacement.clone();
+        return;
+    };
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            let key = m.keys().nth(k % m.len()).cloned().unwrap();
+            if rest.is_empty() && remove {
+                m.remove(&key);
+            } else if let Some(child) = m.get_mut(&key) {
+                mutate(child, rest, replacement, remove);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            let i = k % a.len();
+            if rest.is_empty() && remove {
+                a.remove(i);
+            } else {
+                mutate(&mut a[i], rest, replacement, remove);
+            }
+        }
+        other => *other = replacement.clone(),
+    }
+}
+
+fn replacement() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(null)),
+        Just(json!(-1)),
+        Just(json!(0)),
+        Just(json!(u64::MAX)),
+        Just(json!(1e300)),
+        Just(json!("x")),
+        Just(json!([])),
+        Just(json!({})),
+        Just(json!(true)),
+        Just(json!(4096)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn x5_mutated_scenarios_never_panic(
+        unit in 0usize..8,
+        path in proptest::collection::vec(0usize..16, 1..5),
+        rep in replacement(),
+        remove in any::<bool>(),
+    ) {
+        let mechs = scenario::mechanisms();
+        if mechs.is_empty() {
+            return Ok(());
+        }
+        let m = &mechs[unit % mechs.len()];
+        let mut v = (m.builtin)();
+        mutate(&mut v, &path, &rep, remove);
+        let result = std::panic::catch_unwind(|| scenario::run_value(&v, &RunOptions::default()));
+        prop_assert!(result.is_ok(), "{} panicked on {}", m.unit, v);
+        if let Ok(Err(e)) = result {
+            prop_assert!(matches!(e, RunError::Invalid(_) | RunError::Violation(_)), "{}", e);
+        }
+    }
+}
+
+#[test]
+fn x4_export_writes_one_file_per_unit_with_its_module_name() {
+    let dir = ppu_sim::export::repo_root()
+        .join("target")
+        .join("cli-export");
+    let (code, out, err) = ppu(&["export", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{}", err);
+    for u in ppu_sim::export::units() {
+        let text = std::fs::read_to_string(dir.join(format!("{}.v", u.name))).unwrap();
+        assert!(text.contains(&format!("module {}(", u.name)));
+        assert!(out.contains(&format!("{}.v", u.name)));
+    }
+    let (code, _, err) = ppu(&["export", "no_such_unit"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no_such_unit"));
+}
+
+#[test]
+fn x3_bench_harness_quick_reports_both_engines() {
+    let (code, out, err) = ppu(&["bench", "harness", "--quick"]);
+    assert_eq!(code, 0, "{}", err);
+    assert!(
+        out.contains("rust-hdl `Simulation`") && out.contains("Speed-up"),
+        "{}",
+        out
+    );
+    let (code, _, err) = ppu(&["bench", "nonesuch"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nonesuch"));
+}
+
+#[test]
+fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
+    let dir = ppu_sim::export::repo_root()
+        .join("target")
+        .join("cli-waves");
+    let (code, _, err) = ppu(&["waves", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{}", err);
+    let svg = dir.join("fifo.svg");
+    let vcd = dir.join("stream_fifo.vcd");
+    let (code, _, err) = ppu(&[
+        "waves",
+        "--render",
+        vcd.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+        "--signals",
+        "stream_fifo.clock,stream_fifo.wr_valid,stream_fifo.rd_data",
+        "--until",
+        "300",
+    ]);
+    assert_eq!(code, 0, "{}", err);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("wr_valid") && text.contains("rd_data"));
+    let (code, _, err) = ppu(&[
+        "waves",
+        "--render",
+        vcd.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+        "--signals",
+        "nope.x",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nope.x"));
+}
