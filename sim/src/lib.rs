@@ -27,3 +27,8 @@ pub mod wave_svg;
 pub mod waves;
 
 pub use ppu_hdl;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -234,6 +234,14 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
     }
     let report = (b.run)(&opts)?;
     println!("{}", report.markdown);
+    if !opts.quick {
+        let key = format!("results/{}", b.name);
+        if bench::update_readme(&key, &bench::quotable(&report.markdown))
+            .map_err(|e| fail(1, format!("README.md: {}", e)))?
+        {
+            println!("updated the README's {} table", key);
+        }
+    }
     for f in report.files {
         println!("wrote {}", f.display());
     }
@@ -280,6 +288,10 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let rows = synth::synthesize_all(&a.units, progress_wanted()).map_err(|e| fail(1, e))?;
     let text = synth::report_markdown(&rows);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
+    if a.units.is_empty() {
+        bench::update_readme("synth", &bench::quotable(&text))
+            .map_err(|e| fail(1, format!("README.md: {}", e)))?;
+    }
     println!("{}", text);
     println!("wrote {}", report.display());
     Ok(())
