@@ -9,7 +9,7 @@
 //! | module | what | SPEC |
 //! | --- | --- | --- |
 //! | [`msg`] | 25-bit first request, 128-bit response / second request | SO-5, SO-6, SO-7 |
-//! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth | X-2 |
+//! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth; `SkidBuffer` = depth 2 | X-2 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
 
 pub mod msg;
@@ -19,5 +19,5 @@ pub mod widgets;
 pub mod prelude {
     pub use crate::msg::*;
     pub use crate::widgets::rr_arbiter::RrArbiter;
-    pub use crate::widgets::stream_fifo::StreamFifo;
+    pub use crate::widgets::stream_fifo::{SkidBuffer, StreamFifo};
 }

@@ -92,10 +92,14 @@ pub fn run_ok(cmd: &mut Command) -> Result<Output, String> {
     }
 }
 
-/// A fresh scratch folder under the target directory for one tool run.
+/// A fresh scratch folder under the target directory for one tool run (unique per call, also
+/// across the threads of one test binary).
 pub fn scratch_dir(label: &str) -> std::io::Result<PathBuf> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let base = crate::export::repo_root().join("target").join("eda");
-    let dir = base.join(format!("{}-{}", label, std::process::id()));
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = base.join(format!("{}-{}-{}", label, std::process::id(), n));
     if dir.exists() {
         std::fs::remove_dir_all(&dir)?;
     }

@@ -136,3 +136,9 @@ impl<T: Synth, const DEPTH: usize, const PTR_BITS: usize, const COUNT_BITS: usiz
         }
     }
 }
+
+/// A skid buffer (SPEC X-1 widget): a two-entry [`StreamFifo`]. `wr_ready` comes from a register
+/// (no combinational path from `rd_ready` back to `wr_ready`), and the second entry catches the
+/// word that arrives in the cycle the downstream stalls, so a pipeline stage can be cut with
+/// one word per cycle of throughput and one cycle of latency.
+pub type SkidBuffer<T> = StreamFifo<T, 2, 1, 2>;
