@@ -37,7 +37,8 @@ impl Group {
             signals: vec![],
         }
     }
-    /// Add signals of `scope` by name; one-bit ones show as binary, wider ones as hex.
+    /// Add signals of `scope` by name; one-bit ones show as binary, wider ones as hex. GTKWave
+    /// names a vector `name[W-1:0]`, so wider signals get that suffix (`widths` from the VCD).
     pub fn sigs(mut self, scope: &str, names: &[&str], widths: &[(String, u32)]) -> Self {
         for n in names {
             let path = format!("{}.{}", scope, n);
@@ -47,13 +48,31 @@ impl Group {
                 .map(|(_, w)| *w)
                 .unwrap_or(1);
             let radix = if w == 1 { Radix::Binary } else { Radix::Hex };
-            self.signals.push((path, radix));
+            self.signals.push((gtkwave_name(&path, w), radix));
         }
         self
     }
-    pub fn sig(mut self, path: &str, radix: Radix) -> Self {
-        self.signals.push((path.to_string(), radix));
+    /// Add one signal by full VCD path and width, shown in `radix`.
+    pub fn sig(mut self, path: &str, width: u32, radix: Radix) -> Self {
+        self.signals.push((gtkwave_name(path, width), radix));
         self
+    }
+}
+
+/// How GTKWave refers to a VCD variable of `width` bits declared without an index.
+pub fn gtkwave_name(path: &str, width: u32) -> String {
+    if width > 1 {
+        format!("{}[{}:0]", path, width - 1)
+    } else {
+        path.to_string()
+    }
+}
+
+/// The VCD path of a save-file trace name (`a.b[3:0]` -> `a.b`).
+pub fn vcd_path_of(trace: &str) -> &str {
+    match trace.rfind('[') {
+        Some(i) if trace.ends_with(']') => &trace[..i],
+        _ => trace,
     }
 }
 
@@ -68,11 +87,8 @@ pub fn render(vcd_name: &str, end_time: u64, groups: &[Group]) -> String {
     let _ = writeln!(s, "[timestart] 0");
     let _ = writeln!(s, "[size] 1400 700");
     let _ = writeln!(s, "[pos] -1 -1");
-    let zoom = if end_time > 0 {
-        -((end_time as f64 / 400.0).log2().ceil().max(0.0))
-    } else {
-        0.0
-    };
+    // GTKWave zoom is a power of two; -7 shows about 40 cycles of 10 ns across the window.
+    let zoom: f64 = if end_time > 400 { -7.0 } else { -4.0 };
     let _ = writeln!(
         s,
         "*{:.6} 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1",
@@ -87,7 +103,17 @@ pub fn render(vcd_name: &str, end_time: u64, groups: &[Group]) -> String {
         let _ = writeln!(s, "-{}", g.name);
         for (path, radix) in &g.signals {
             let _ = writeln!(s, "{}", radix.flag());
-            let _ = writeln!(s, "{}", path);
+            // Signals of sub-blocks get their path below the top scope as alias, spelled as in
+            // the exported Verilog (`wr_ptr$q`), since GTKWave shows only the last name.
+            let below_top = vcd_path_of(path)
+                .split_once('.')
+                .map(|(_, r)| r)
+                .unwrap_or("");
+            if below_top.contains('.') {
+                let _ = writeln!(s, "+{{{}}} {}", below_top.replace('.', "$"), path);
+            } else {
+                let _ = writeln!(s, "{}", path);
+            }
         }
         let _ = writeln!(s, "@1000200");
         let _ = writeln!(s, "-{}", g.name);
@@ -102,7 +128,12 @@ pub fn signals_of(text: &str) -> Vec<String> {
     text.lines()
         .filter(|l| !l.is_empty())
         .filter(|l| !l.starts_with(['[', '@', '-', '*']))
-        .map(|l| l.to_string())
+        .map(
+            |l| match l.strip_prefix("+{").and_then(|r| r.split_once("} ")) {
+                Some((_alias, path)) => path.to_string(),
+                None => l.to_string(),
+            },
+        )
         .collect()
 }
 

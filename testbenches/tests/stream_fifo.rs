@@ -91,8 +91,24 @@ fn x2_fifo_reset_in_flight_empties_it() {
 fn x2_skid_buffer_keeps_full_throughput_and_order() {
     // SkidBuffer = StreamFifo<T, 2, 1, 2>: same queue model, full rate when never stalled.
     let o = TbOutput::default();
-    let fast = run_fifo::<2, 1, 2>(&TbConfig { valid_prob: 1.0, ready_prob: 1.0, ..cfg(21) }, &o).unwrap();
+    let fast = run_fifo::<2, 1, 2>(
+        &TbConfig {
+            valid_prob: 1.0,
+            ready_prob: 1.0,
+            ..cfg(21)
+        },
+        &o,
+    )
+    .unwrap();
     assert!(fast.transfers_out >= fast.cycles - 2);
-    let slow = run_fifo::<2, 1, 2>(&TbConfig { valid_prob: 0.9, ready_prob: 0.3, ..cfg(22) }, &o).unwrap();
+    let slow = run_fifo::<2, 1, 2>(
+        &TbConfig {
+            valid_prob: 0.9,
+            ready_prob: 0.3,
+            ..cfg(22)
+        },
+        &o,
+    )
+    .unwrap();
     assert_eq!(slow.max_fill, 2);
 }

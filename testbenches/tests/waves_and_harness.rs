@@ -25,9 +25,23 @@ fn x3_canonical_waves_are_well_formed_and_match_their_save_files() {
             n
         );
         for sig in gtkw::signals_of(&text) {
+            let path = gtkw::vcd_path_of(&sig);
             assert!(
-                s.has_var(&sig),
+                s.has_var(path),
                 "{}.gtkw names {} which the VCD lacks",
+                n,
+                sig
+            );
+            let width = s
+                .vars
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(_, w)| *w)
+                .unwrap_or(0);
+            assert_eq!(
+                sig,
+                gtkw::gtkwave_name(path, width),
+                "{}.gtkw: GTKWave would not find {}",
                 n,
                 sig
             );

@@ -137,7 +137,7 @@ pub fn finish_waves<B: Block>(
         let groups = groups(&summary.vars);
         for g in &groups {
             for (sig, _) in &g.signals {
-                if !summary.has_var(sig) {
+                if !summary.has_var(gtkw::vcd_path_of(sig)) {
                     return Err(format!(
                         "save file names {} which {} lacks",
                         sig,
