@@ -21,7 +21,8 @@ impl VcdSummary {
     }
 }
 
-fn collect(items: &[vcd::ScopeItem], prefix: &str, out: &mut Vec<(String, u32, vcd::IdCode)>) {
+/// Every variable below `items` as (`scope.scope.name`, width, id), in declaration order.
+pub fn collect(items: &[vcd::ScopeItem], prefix: &str, out: &mut Vec<(String, u32, vcd::IdCode)>) {
     for item in items {
         match item {
             vcd::ScopeItem::Scope(s) => {

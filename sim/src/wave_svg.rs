@@ -1,6 +1,7 @@
 //! Render a VCD waveform to SVG (`ppu waves --render IN.vcd --svg OUT.svg`): one row per
 //! signal, one-bit signals as logic levels, buses as value segments labelled in hex. Used for
 //! the README's picture; the VCD is parsed with the `vcd` crate, drawn with `plotters`.
+use crate::vcd_check::collect;
 use plotters::prelude::*;
 use std::collections::HashMap;
 use std::fs::File;
@@ -12,19 +13,6 @@ struct Trace {
     width: u32,
     /// (time, value as bits MSB first)
     changes: Vec<(u64, String)>,
-}
-
-fn collect(items: &[vcd::ScopeItem], prefix: &str, out: &mut Vec<(String, u32, vcd::IdCode)>) {
-    for item in items {
-        match item {
-            vcd::ScopeItem::Scope(s) => {
-                collect(&s.children, &format!("{}{}.", prefix, s.identifier), out)
-            }
-            vcd::ScopeItem::Var(v) => {
-                out.push((format!("{}{}", prefix, v.reference), v.size, v.code))
-            }
-        }
-    }
 }
 
 fn bits_to_hex(bits: &str) -> String {
