@@ -19,7 +19,9 @@
 //!
 //! Deadlock watchdog (ST-7): for each connection g a counter runs while the connection shows a
 //! QUIESCENT unit (`conn_not_quiescent[g]` low) or a STALLED unit (`conn_not_stalled[g]` low)
-//! and the front end sees no `progress`; when it reaches `deadlock_threshold` the monitor pulses
+//! and nothing progresses: no `progress` input (work entered or left the pipeline) and no
+//! connection's reported flags changed since the previous cycle (a pipeline that is slow but
+//! alive keeps changing status; a deadlocked one is frozen); when it reaches `deadlock_threshold` the monitor pulses
 //! the per-unit lines of that connection's units for one cycle: `line_resume` if a unit is
 //! QUIESCENT, otherwise `line_reset` (the stalled chain), and raises `deadlock`. Any cycle
 //! without the condition, or with progress, clears the counter. The watchdog runs in IDLE, and
@@ -75,6 +77,13 @@ pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: us
     phase_reg: DFF<Bits<3>>,
     timer: DFF<Bits<8>>,
     watch_count: [DFF<Bits<16>>; G],
+    /// Last cycle's roll-up flags, to see status changes.
+    prev_halted: [DFF<Bit>; G],
+    prev_empty: [DFF<Bit>; G],
+    prev_not_stalled: [DFF<Bit>; G],
+    prev_not_quiescent: [DFF<Bit>; G],
+    /// `progress` or some connection's flags changed.
+    moving: Signal<Local, Bit>,
     all_halted_now: Signal<Local, Bit>,
     all_empty_now: Signal<Local, Bit>,
     target_met: Signal<Local, Bit>,
@@ -124,6 +133,11 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N
             phase_reg: Default::default(),
             timer: Default::default(),
             watch_count: std::array::from_fn(|_| Default::default()),
+            prev_halted: std::array::from_fn(|_| Default::default()),
+            prev_empty: std::array::from_fn(|_| Default::default()),
+            prev_not_stalled: std::array::from_fn(|_| Default::default()),
+            prev_not_quiescent: std::array::from_fn(|_| Default::default()),
+            moving: Default::default(),
             all_halted_now: Default::default(),
             all_empty_now: Default::default(),
             target_met: Default::default(),
@@ -239,11 +253,35 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         self.resume_acc.next = bits::<N>(0);
         self.reset_acc.next = bits::<N>(0);
         self.fired.next = false;
+        self.moving.next = self.progress.val();
+        for g in 0..G {
+            self.prev_halted[g].clock.next = self.clock.val();
+            self.prev_empty[g].clock.next = self.clock.val();
+            self.prev_not_stalled[g].clock.next = self.clock.val();
+            self.prev_not_quiescent[g].clock.next = self.clock.val();
+            self.prev_halted[g].d.next = self.conn_halted[g].val();
+            self.prev_empty[g].d.next = self.conn_empty[g].val();
+            self.prev_not_stalled[g].d.next = self.conn_not_stalled[g].val();
+            self.prev_not_quiescent[g].d.next = self.conn_not_quiescent[g].val();
+            if (self.prev_halted[g].q.val() != self.conn_halted[g].val())
+                | (self.prev_empty[g].q.val() != self.conn_empty[g].val())
+                | (self.prev_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
+                | (self.prev_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val())
+            {
+                self.moving.next = true;
+            }
+            if self.reset.val() {
+                self.prev_halted[g].d.next = false;
+                self.prev_empty[g].d.next = false;
+                self.prev_not_stalled[g].d.next = false;
+                self.prev_not_quiescent[g].d.next = false;
+            }
+        }
         for g in 0..G {
             self.watch_count[g].clock.next = self.clock.val();
             self.watch_count[g].d.next = bits::<16>(0);
             if self.watch_enable.val()
-                & !self.progress.val()
+                & !self.moving.val()
                 & (self.deadlock_threshold.val() != bits::<16>(0))
                 & (!self.conn_not_quiescent[g].val() | !self.conn_not_stalled[g].val())
             {

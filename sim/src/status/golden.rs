@@ -457,6 +457,8 @@ pub struct MonitorModel {
     pub phase: Phase,
     timer: u64,
     counts: Vec<u64>,
+    /// Last cycle's connection flags (power-on and reset: all low).
+    prev: Vec<Flags>,
 }
 
 impl MonitorModel {
@@ -467,6 +469,15 @@ impl MonitorModel {
             phase: Phase::Idle,
             timer: 0,
             counts: vec![0; chains.len()],
+            prev: vec![
+                Flags {
+                    halted: false,
+                    empty: false,
+                    not_stalled: false,
+                    not_quiescent: false,
+                };
+                chains.len()
+            ],
         }
     }
 
@@ -530,7 +541,11 @@ impl MonitorModel {
 
     fn watching(&self, i: &MonitorIn, f: &Flags) -> bool {
         let enabled = self.phase == Phase::Idle || (self.phase == Phase::Wait && i.drain_mode);
-        enabled && !i.progress && i.deadlock_threshold != 0 && (!f.not_quiescent || !f.not_stalled)
+        let moving = i.progress || i.conn.iter().zip(&self.prev).any(|(a, b)| a != b);
+        enabled
+            && !moving
+            && i.deadlock_threshold != 0
+            && (!f.not_quiescent || !f.not_stalled)
     }
 
     /// Clock edge.
@@ -547,6 +562,7 @@ impl MonitorModel {
                 self.counts[g] = 0;
             }
         }
+        self.prev = i.conn.clone();
         let timer = (self.timer + 1).min(255);
         let (phase, timer) = match self.phase {
             Phase::Idle if i.switch_valid => (Phase::Wait, 0),

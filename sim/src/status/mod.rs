@@ -2,3 +2,5 @@
 //! processing units around the status RTL, the `status-fsm` / `status-system` scenario runners
 //! and the ST-9 experiment (`ppu bench status`).
 pub mod golden;
+pub mod system;
+pub mod scenario;
