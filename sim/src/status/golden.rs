@@ -542,10 +542,7 @@ impl MonitorModel {
     fn watching(&self, i: &MonitorIn, f: &Flags) -> bool {
         let enabled = self.phase == Phase::Idle || (self.phase == Phase::Wait && i.drain_mode);
         let moving = i.progress || i.conn.iter().zip(&self.prev).any(|(a, b)| a != b);
-        enabled
-            && !moving
-            && i.deadlock_threshold != 0
-            && (!f.not_quiescent || !f.not_stalled)
+        enabled && !moving && i.deadlock_threshold != 0 && (!f.not_quiescent || !f.not_stalled)
     }
 
     /// Clock edge.

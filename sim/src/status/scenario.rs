@@ -14,7 +14,9 @@
 //! unit — and `deadlock_threshold` (0 = off, else 2·tree_stages+2..=65535); `contexts` (work
 //! items per context, 1..=64 contexts, at most 1,000,000 items in all); `commands` (each
 //! `{"cycle":C,"context_switch":K}`, C ≤ 1,000,000). Context 0 runs first; when the running
-//! context has no work left the front end switches to the next context with work.
+//! context has no work left the front end switches to the next context with work. The run's
+//! seed (`--seed`) draws the memory NACKs. `--vcd` records the front-end monitor's waves (the
+//! `status-fsm` scenario: the state machine's).
 use super::golden::State;
 use super::system::{self, SystemConfig, UnitParams, MAX_MEM_LATENCY, MAX_UNITS};
 use crate::scenario::{parse_as, Mechanism, RunError, RunOptions, RunSummary};
@@ -282,7 +284,10 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
         ));
     }
     if c.groups.is_empty() {
-        return Err(RunError::invalid("config.groups", "must list at least one chain"));
+        return Err(RunError::invalid(
+            "config.groups",
+            "must list at least one chain",
+        ));
     }
     let mut groups = vec![];
     let mut seen = vec![None; n];
@@ -402,7 +407,12 @@ pub fn run_system(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunErr
     let mut tw = TraceWriter::create(opts.trace.as_deref())?;
     let r = system::run(&cfg, Some(&mut tw))?;
     let n = r.switches.len().max(1) as f64;
-    let mean_switch = r.switches.iter().map(|s| s.switch_cycles as f64).sum::<f64>() / n;
+    let mean_switch = r
+        .switches
+        .iter()
+        .map(|s| s.switch_cycles as f64)
+        .sum::<f64>()
+        / n;
     tw.done(
         r.cycles,
         json!({

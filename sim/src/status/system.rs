@@ -112,6 +112,8 @@ pub struct SwitchRecord {
     pub switch_cycles: u64,
     pub words_stored: u64,
     pub words_restored: u64,
+    /// Asked for by a command (not the front end's own switch after a context finished).
+    pub commanded: bool,
 }
 
 /// What a system run produced.
@@ -127,7 +129,11 @@ pub struct SystemResult {
 
 impl SystemResult {
     pub fn max_halt_latency(&self) -> u64 {
-        self.switches.iter().map(|s| s.halt_latency).max().unwrap_or(0)
+        self.switches
+            .iter()
+            .map(|s| s.halt_latency)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -179,7 +185,12 @@ struct Activity {
     nack: bool,
 }
 
-fn activity(p: &UnitParams, s: &UnitState, upstream_offer: bool, downstream_ready: bool) -> Activity {
+fn activity(
+    p: &UnitParams,
+    s: &UnitState,
+    upstream_offer: bool,
+    downstream_ready: bool,
+) -> Activity {
     let mem_pending = s.mem.as_ref().is_some_and(|m| m.remaining > 0);
     Activity {
         in_active: !s.in_q.is_empty() || upstream_offer,
@@ -248,9 +259,10 @@ fn run_s<const S: usize>(
     let mut fsms: Vec<Harness<StatusFsm>> = (0..n)
         .map(|_| Harness::new(StatusFsm::default(), clk_fsm))
         .collect();
-    let mut tree = Harness::new(RollupTree::<MAX_UNITS, MAX_UNITS, S>::new(&cfg.groups), |u, c| {
-        u.clock.next = c.into()
-    });
+    let mut tree = Harness::new(
+        RollupTree::<MAX_UNITS, MAX_UNITS, S>::new(&cfg.groups),
+        |u, c| u.clock.next = c.into(),
+    );
     let mut cmd = Harness::new(CommandTree::<MAX_UNITS, S>::default(), |u, c| {
         u.clock.next = c.into()
     });
@@ -272,6 +284,7 @@ fn run_s<const S: usize>(
     let mut states = vec![State::Empty; n];
     let mut commands: VecDeque<(u64, usize)> = cfg.commands.iter().copied().collect();
     let mut pending_switch: Option<usize> = None;
+    let mut pending_commanded = false;
     let mut ongoing: Option<Ongoing> = None;
     let mut res = SystemResult::default();
     let total: u64 = cfg.contexts.iter().map(|&c| c as u64).sum();
@@ -298,7 +311,11 @@ fn run_s<const S: usize>(
         // Nothing left to feed and nothing in the pipeline, but work missing: it was lost
         // (the ST-8 check below says which).
         let all_fed = (0..cfg.contexts.len()).all(|c| next_feed[c] == cfg.contexts[c]);
-        if quiet && all_fed && units.iter().all(|u| u.items() == 0) && saved.iter().all(Option::is_none) {
+        if quiet
+            && all_fed
+            && units.iter().all(|u| u.items() == 0)
+            && saved.iter().all(Option::is_none)
+        {
             break;
         }
         if cycle >= cfg.max_cycles.min(MAX_CYCLES) {
@@ -311,6 +328,7 @@ fn run_s<const S: usize>(
             if let Some(&(c, ctx)) = commands.front() {
                 if c <= cycle {
                     pending_switch = Some(ctx);
+                    pending_commanded = true;
                     commands.pop_front();
                 }
             }
@@ -326,13 +344,19 @@ fn run_s<const S: usize>(
             pending_switch = (1..k)
                 .map(|d| (cur + d) % k)
                 .find(|&c| next_out[c] < cfg.contexts[c]);
+            pending_commanded = false;
         }
         let mut store_done = false;
         let mut restore_done = false;
         if let Some(o) = ongoing.as_mut() {
             if ph == phase::STORE {
                 let left = o.store_left.get_or_insert_with(|| {
-                    STORE_BASE + units.iter().map(|u| 1 + u.items() as u64).max().unwrap_or(1)
+                    STORE_BASE
+                        + units
+                            .iter()
+                            .map(|u| 1 + u.items() as u64)
+                            .max()
+                            .unwrap_or(1)
                 });
                 *left = left.saturating_sub(1);
                 store_done = *left == 0;
@@ -375,7 +399,12 @@ fn run_s<const S: usize>(
             if bit(u_resume, i) {
                 res.resumes += 1;
                 let st = states[i];
-                ev(&mut trace, cycle, "resume", || json!({"unit": i, "state": st.name()}))?;
+                ev(
+                    &mut trace,
+                    cycle,
+                    "resume",
+                    || json!({"unit": i, "state": st.name()}),
+                )?;
             }
         }
         // Outputs move first (from the last unit backwards), using start-of-cycle readiness.
@@ -401,7 +430,12 @@ fn run_s<const S: usize>(
                     next_out[ctx] += 1;
                     res.outputs += 1;
                     progress = true;
-                    ev(&mut trace, cycle, "output", || json!({"context": ctx, "item": idx}))?;
+                    ev(
+                        &mut trace,
+                        cycle,
+                        "output",
+                        || json!({"context": ctx, "item": idx}),
+                    )?;
                 }
             }
         }
@@ -528,14 +562,18 @@ fn run_s<const S: usize>(
         if m.switch_valid.val() && m.switch_ready.val() {
             let to = pending_switch.take().unwrap_or(cur);
             target = to;
-            ev(&mut trace, cycle, "halt_request", || {
-                json!({"from": cur, "to": to, "protocol": if cfg.drain {"drain"} else {"halt"}})
-            })?;
+            ev(
+                &mut trace,
+                cycle,
+                "halt_request",
+                || json!({"from": cur, "to": to, "protocol": if cfg.drain {"drain"} else {"halt"}}),
+            )?;
             ongoing = Some(Ongoing {
                 rec: SwitchRecord {
                     from: cur,
                     to,
                     requested: cycle,
+                    commanded: pending_commanded,
                     ..SwitchRecord::default()
                 },
                 ..Ongoing::default()
@@ -545,30 +583,51 @@ fn run_s<const S: usize>(
             if let Some(o) = ongoing.as_mut() {
                 o.seen_at = Some(cycle);
             }
-            ev(&mut trace, cycle, "all_halted", || {
-                json!({"protocol": if cfg.drain {"drain"} else {"halt"}})
-            })?;
+            ev(
+                &mut trace,
+                cycle,
+                "all_halted",
+                || json!({"protocol": if cfg.drain {"drain"} else {"halt"}}),
+            )?;
         }
         if m.deadlock.val() {
             res.deadlocks += 1;
-            for i in 0..n {
-                let watched = if bit(line_resume, i) {
+            // Name the units of the fired connections that are in the watched state (all of
+            // the connection's units if none is any more).
+            let watched = |i: usize| {
+                if bit(line_resume, i) {
                     Some(State::Quiescent)
                 } else if bit(line_reset, i) {
                     Some(State::Stalled)
                 } else {
                     None
-                };
-                if watched.is_some() {
-                    let st = states[i];
-                    ev(&mut trace, cycle, "deadlock", || {
-                        json!({"unit": i, "state": st.name(), "action": if bit(line_resume, i) {"resume"} else {"reset"}})
-                    })?;
                 }
+            };
+            let mut named: Vec<usize> = (0..n).filter(|&i| watched(i) == Some(states[i])).collect();
+            if named.is_empty() {
+                named = (0..n).filter(|&i| watched(i).is_some()).collect();
+            }
+            for i in named {
+                let st = states[i];
+                let action = if bit(line_resume, i) {
+                    "resume"
+                } else {
+                    "reset"
+                };
+                ev(
+                    &mut trace,
+                    cycle,
+                    "deadlock",
+                    || json!({"unit": i, "state": st.name(), "action": action}),
+                )?;
             }
         }
         if store_done {
-            let words = units.iter().map(|u| 1 + u.items() as u64).max().unwrap_or(1);
+            let words = units
+                .iter()
+                .map(|u| 1 + u.items() as u64)
+                .max()
+                .unwrap_or(1);
             if let Some(slot) = saved.get_mut(cur) {
                 *slot = Some(units.clone());
             }
@@ -576,16 +635,24 @@ fn run_s<const S: usize>(
                 o.rec.words_stored = units.iter().map(|u| 1 + u.items() as u64).sum();
             }
             let c = cur;
-            ev(&mut trace, cycle, "context_store", || {
-                json!({"context": c, "cycles_per_unit_max": words})
-            })?;
+            ev(
+                &mut trace,
+                cycle,
+                "context_store",
+                || json!({"context": c, "cycles_per_unit_max": words}),
+            )?;
         }
         if m.cmd_reset.val() {
             ev(&mut trace, cycle, "reset", || json!({"scope": "all"}))?;
         }
         if line_reset != 0 {
             let list: Vec<usize> = (0..n).filter(|&i| bit(line_reset, i)).collect();
-            ev(&mut trace, cycle, "reset", || json!({"scope": "chain", "units": list}))?;
+            ev(
+                &mut trace,
+                cycle,
+                "reset",
+                || json!({"scope": "chain", "units": list}),
+            )?;
         }
         if restore_done {
             let restored = saved
@@ -598,7 +665,12 @@ fn run_s<const S: usize>(
             units = restored;
             cur = target;
             let c = cur;
-            ev(&mut trace, cycle, "context_restore", || json!({"context": c}))?;
+            ev(
+                &mut trace,
+                cycle,
+                "context_restore",
+                || json!({"context": c}),
+            )?;
             ev(&mut trace, cycle, "halt_release", || json!({"context": c}))?;
             if let Some(mut o) = ongoing.take() {
                 let req = o.rec.requested + 1;
@@ -634,9 +706,14 @@ fn run_s<const S: usize>(
             f.can_halt.next = !a.mem_pending;
             hw(fsms[i].settle())?;
             let f = &fsms[i].uut;
-            for (k, b) in [f.halted.val(), f.empty.val(), f.not_stalled.val(), f.not_quiescent.val()]
-                .into_iter()
-                .enumerate()
+            for (k, b) in [
+                f.halted.val(),
+                f.empty.val(),
+                f.not_stalled.val(),
+                f.not_quiescent.val(),
+            ]
+            .into_iter()
+            .enumerate()
             {
                 if b {
                     fl[k] |= 1 << i;
@@ -665,12 +742,21 @@ fn run_s<const S: usize>(
             })?;
             if st != states[i] {
                 states[i] = st;
-                ev(&mut trace, cycle, "state", || json!({"unit": i, "state": st.name(), "code": code}))?;
+                ev(
+                    &mut trace,
+                    cycle,
+                    "state",
+                    || json!({"unit": i, "state": st.name(), "code": code}),
+                )?;
             }
         }
         // Halt latency: every unit HALTED (drain: EMPTY) while a switch waits.
         if let Some(o) = ongoing.as_mut() {
-            let want = if cfg.drain { State::Empty } else { State::Halted };
+            let want = if cfg.drain {
+                State::Empty
+            } else {
+                State::Halted
+            };
             if o.halted_at.is_none() && states.iter().all(|s| *s == want) {
                 // The state after this cycle's edge: reported from cycle + 1.
                 o.halted_at = Some(cycle + 1);
@@ -700,7 +786,6 @@ fn run_s<const S: usize>(
         )));
     }
     res.cycles = cycle;
-    mon.finish()
-        .map_err(|e| RunError::Output(e.to_string()))?;
+    mon.finish().map_err(|e| RunError::Output(e.to_string()))?;
     Ok(res)
 }
