@@ -42,11 +42,19 @@ pub struct Bench {
 
 /// Every benchmark of this build.
 pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        name: "harness",
-        about: "cycles/second of the cycle harness against rust-hdl's Simulation on the FIFO (X-3)",
-        run: crate::harness_bench::run,
-    }]
+    vec![
+        Bench {
+            name: "harness",
+            about:
+                "cycles/second of the cycle harness against rust-hdl's Simulation on the FIFO (X-3)",
+            run: crate::harness_bench::run,
+        },
+        Bench {
+            name: "status",
+            about: "context switch by halting vs draining, 4..32 units, halt latency (ST-9)",
+            run: crate::status::bench::run,
+        },
+    ]
 }
 
 /// Replace the README block between `<!-- BEGIN <key> -->` and `<!-- END <key> -->` with

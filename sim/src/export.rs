@@ -76,6 +76,7 @@ pub fn rename_top(text: &str, name: &str) -> String {
 pub fn units() -> Vec<Unit> {
     let mut all = vec![];
     all.extend(crate::units::foundation::export_units());
+    all.extend(crate::units::status::export_units());
     all
 }
 

@@ -93,7 +93,8 @@ pub struct Mechanism {
 
 /// Every mechanism implemented in this build.
 pub fn mechanisms() -> Vec<Mechanism> {
-    let all: Vec<Mechanism> = vec![];
+    let mut all: Vec<Mechanism> = vec![];
+    all.extend(crate::status::scenario::mechanisms());
     all
 }
 

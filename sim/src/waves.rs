@@ -7,10 +7,13 @@ pub type WaveWriter = fn(&Path) -> Result<Vec<String>, String>;
 
 /// Every wave producer of this build.
 pub fn writers() -> Vec<(&'static str, WaveWriter)> {
-    vec![(
-        "foundation",
-        crate::units::foundation::write_waves as WaveWriter,
-    )]
+    vec![
+        (
+            "foundation",
+            crate::units::foundation::write_waves as WaveWriter,
+        ),
+        ("status", crate::units::status::write_waves as WaveWriter),
+    ]
 }
 
 /// Write all canonical waves into `dir`.

@@ -1,0 +1,311 @@
+//! `FrontEndMonitor` — the front end's side of unit status reporting (SPEC ST-5, ST-7): it
+//! sequences a context switch from the rolled-up status, and watches for deadlocks.
+//!
+//! Context switch (ST-5), one `phase` per step:
+//!
+//! | phase | code | drives | leaves when |
+//! | --- | --- | --- | --- |
+//! | IDLE | 0 | `switch_ready` | `switch_valid` (the switch command is taken) |
+//! | WAIT | 1 | `cmd_halt` (halt protocol) or nothing (drain protocol), `feed_stop` | the roll-up shows all halted (drain: all empty), trusted only once a round trip (2·TREE_STAGES+1 cycles) has passed since WAIT began |
+//! | STORE | 2 | `cmd_halt`, `store_req`, `feed_stop` | `store_done` |
+//! | RESET | 3 | `cmd_halt`, `cmd_reset`, `feed_stop` | after one cycle |
+//! | RESET_WAIT | 4 | `cmd_halt`, `feed_stop` | `TREE_STAGES` cycles (the reset has reached every unit) |
+//! | RESTORE | 5 | `cmd_halt`, `restore_req`, `feed_stop` | `restore_done` |
+//! | RELEASE | 6 | nothing (halt dropped) | a round trip, so no stale "all halted" is seen by the next switch |
+//!
+//! With `drain_mode` high the monitor runs the prior-art protocol that ST-9 compares against:
+//! no halt; the front end stops feeding (`feed_stop`) and waits until every unit reports EMPTY.
+//! `drain_mode` is sampled throughout (a configuration register, keep it steady during a switch).
+//!
+//! Deadlock watchdog (ST-7): for each connection g a counter runs while the connection shows a
+//! QUIESCENT unit (`conn_not_quiescent[g]` low) or a STALLED unit (`conn_not_stalled[g]` low)
+//! and nothing progresses: no `progress` input (work entered or left the pipeline) and no
+//! connection's reported flags changed since the previous cycle (a pipeline that is slow but
+//! alive keeps changing status; a deadlocked one is frozen); when it reaches `deadlock_threshold` the monitor pulses
+//! the per-unit lines of that connection's units for one cycle: `line_resume` if a unit is
+//! QUIESCENT, otherwise `line_reset` (the stalled chain), and raises `deadlock`. Any cycle
+//! without the condition, or with progress, clears the counter. The watchdog runs in IDLE, and
+//! in WAIT of the drain protocol (a partial gather must be flushed for the pipeline to drain);
+//! not while halt is held. `deadlock_threshold` 0 disables it; choose it above a round trip
+//! (2·TREE_STAGES+2) so a unit has reported the effect of one action before the next.
+//!
+//! Parameters: `N` units (1..=32), `G` connections (1..=N), `TREE_STAGES` (1..=8). The units
+//! of each connection are fixed at construction ([`FrontEndMonitor::new`], the same masks as
+//! the [`super::rollup_tree::RollupTree`]).
+//!
+//! Ports: `clock`, `reset` (synchronous: IDLE, counters cleared); `switch_valid`/`switch_ready`
+//! (the context-switch command channel, no payload: which context comes next is the context
+//! store's business); `drain_mode`, `deadlock_threshold` (16 bits) configuration inputs;
+//! `conn_halted[g]`, `conn_empty[g]`, `conn_not_stalled[g]`, `conn_not_quiescent[g]` from the
+//! roll-up tree; `progress` (work left the pipeline this cycle); `store_req`/`store_done`,
+//! `restore_req`/`restore_done` (level request, one-cycle done from the context store);
+//! outputs `cmd_halt`, `cmd_reset` (broadcast, into the command tree), `line_resume`,
+//! `line_reset` (`Bits<N>`, per-unit lines), `feed_stop`, `phase` (3 bits, table above),
+//! `all_halted_seen` (one cycle: WAIT ends), `deadlock` (one cycle: a watchdog fired),
+//! `violation` (a done without its request).
+//!
+//! Timing: all outputs are decoded from registers (phase, counters) and the current inputs;
+//! the minimum halt latency seen by the front end is 2·TREE_STAGES+1 cycles.
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub switch_valid: Signal<In, Bit>,
+    pub switch_ready: Signal<Out, Bit>,
+    pub drain_mode: Signal<In, Bit>,
+    pub deadlock_threshold: Signal<In, Bits<16>>,
+    pub conn_halted: [Signal<In, Bit>; G],
+    pub conn_empty: [Signal<In, Bit>; G],
+    pub conn_not_stalled: [Signal<In, Bit>; G],
+    pub conn_not_quiescent: [Signal<In, Bit>; G],
+    pub progress: Signal<In, Bit>,
+    pub store_req: Signal<Out, Bit>,
+    pub store_done: Signal<In, Bit>,
+    pub restore_req: Signal<Out, Bit>,
+    pub restore_done: Signal<In, Bit>,
+    pub cmd_halt: Signal<Out, Bit>,
+    pub cmd_reset: Signal<Out, Bit>,
+    pub line_resume: Signal<Out, Bits<N>>,
+    pub line_reset: Signal<Out, Bits<N>>,
+    pub feed_stop: Signal<Out, Bit>,
+    pub phase: Signal<Out, Bits<3>>,
+    pub all_halted_seen: Signal<Out, Bit>,
+    pub deadlock: Signal<Out, Bit>,
+    pub violation: Signal<Out, Bit>,
+    phase_reg: DFF<Bits<3>>,
+    timer: DFF<Bits<8>>,
+    watch_count: [DFF<Bits<16>>; G],
+    /// Last cycle's roll-up flags, to see status changes.
+    prev_halted: [DFF<Bit>; G],
+    prev_empty: [DFF<Bit>; G],
+    prev_not_stalled: [DFF<Bit>; G],
+    prev_not_quiescent: [DFF<Bit>; G],
+    /// `progress` or some connection's flags changed.
+    moving: Signal<Local, Bit>,
+    all_halted_now: Signal<Local, Bit>,
+    all_empty_now: Signal<Local, Bit>,
+    target_met: Signal<Local, Bit>,
+    watch_enable: Signal<Local, Bit>,
+    resume_acc: Signal<Local, Bits<N>>,
+    reset_acc: Signal<Local, Bits<N>>,
+    fired: Signal<Local, Bit>,
+    members: [Constant<Bits<N>>; G],
+    round_trip: Constant<Bits<8>>,
+    reset_settle: Constant<Bits<8>>,
+}
+
+impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N, G, TREE_STAGES> {
+    /// A monitor whose connection g carries the units set in `chains[g]`.
+    pub fn new(chains: &[u64]) -> Self {
+        assert!((1..=32).contains(&N), "FrontEndMonitor: N must be 1..=32");
+        assert!((1..=N).contains(&G), "FrontEndMonitor: G must be 1..=N");
+        assert!(
+            (1..=8).contains(&TREE_STAGES),
+            "FrontEndMonitor: TREE_STAGES must be 1..=8"
+        );
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            switch_valid: Default::default(),
+            switch_ready: Default::default(),
+            drain_mode: Default::default(),
+            deadlock_threshold: Default::default(),
+            conn_halted: std::array::from_fn(|_| Default::default()),
+            conn_empty: std::array::from_fn(|_| Default::default()),
+            conn_not_stalled: std::array::from_fn(|_| Default::default()),
+            conn_not_quiescent: std::array::from_fn(|_| Default::default()),
+            progress: Default::default(),
+            store_req: Default::default(),
+            store_done: Default::default(),
+            restore_req: Default::default(),
+            restore_done: Default::default(),
+            cmd_halt: Default::default(),
+            cmd_reset: Default::default(),
+            line_resume: Default::default(),
+            line_reset: Default::default(),
+            feed_stop: Default::default(),
+            phase: Default::default(),
+            all_halted_seen: Default::default(),
+            deadlock: Default::default(),
+            violation: Default::default(),
+            phase_reg: Default::default(),
+            timer: Default::default(),
+            watch_count: std::array::from_fn(|_| Default::default()),
+            prev_halted: std::array::from_fn(|_| Default::default()),
+            prev_empty: std::array::from_fn(|_| Default::default()),
+            prev_not_stalled: std::array::from_fn(|_| Default::default()),
+            prev_not_quiescent: std::array::from_fn(|_| Default::default()),
+            moving: Default::default(),
+            all_halted_now: Default::default(),
+            all_empty_now: Default::default(),
+            target_met: Default::default(),
+            watch_enable: Default::default(),
+            resume_acc: Default::default(),
+            reset_acc: Default::default(),
+            fired: Default::default(),
+            members: std::array::from_fn(|g| {
+                Constant::new(bits::<N>(chains.get(g).copied().unwrap_or(0)))
+            }),
+            round_trip: Constant::new(bits::<8>(2 * TREE_STAGES as u64 + 1)),
+            reset_settle: Constant::new(bits::<8>(TREE_STAGES as u64)),
+        }
+    }
+}
+
+/// Phase codes of [`FrontEndMonitor`] (its `phase` output).
+pub mod phase {
+    pub const IDLE: u64 = 0;
+    pub const WAIT: u64 = 1;
+    pub const STORE: u64 = 2;
+    pub const RESET: u64 = 3;
+    pub const RESET_WAIT: u64 = 4;
+    pub const RESTORE: u64 = 5;
+    pub const RELEASE: u64 = 6;
+}
+
+impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
+    for FrontEndMonitor<N, G, TREE_STAGES>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, phase_reg, timer);
+        // Front-end AND of the roll-up connections.
+        self.all_halted_now.next = true;
+        self.all_empty_now.next = true;
+        for g in 0..G {
+            self.all_halted_now.next = self.all_halted_now.val() & self.conn_halted[g].val();
+            self.all_empty_now.next = self.all_empty_now.val() & self.conn_empty[g].val();
+        }
+        if self.drain_mode.val() {
+            self.target_met.next = self.all_empty_now.val();
+        } else {
+            self.target_met.next = self.all_halted_now.val();
+        }
+        // Defaults.
+        self.phase.next = self.phase_reg.q.val();
+        self.switch_ready.next = false;
+        self.cmd_halt.next = false;
+        self.cmd_reset.next = false;
+        self.store_req.next = false;
+        self.restore_req.next = false;
+        self.feed_stop.next = false;
+        self.all_halted_seen.next = false;
+        self.violation.next = false;
+        self.watch_enable.next = false;
+        if self.timer.q.val() != bits::<8>(255) {
+            self.timer.d.next = self.timer.q.val() + bits::<8>(1);
+        }
+        // Context-switch sequence (ST-5).
+        if self.phase_reg.q.val() == bits::<3>(0) {
+            self.switch_ready.next = true;
+            self.watch_enable.next = true;
+            if self.switch_valid.val() {
+                self.phase_reg.d.next = bits::<3>(1);
+                self.timer.d.next = bits::<8>(0);
+            }
+        } else if self.phase_reg.q.val() == bits::<3>(1) {
+            self.cmd_halt.next = !self.drain_mode.val();
+            self.watch_enable.next = self.drain_mode.val();
+            self.feed_stop.next = true;
+            if (self.timer.q.val() >= self.round_trip.val()) & self.target_met.val() {
+                self.all_halted_seen.next = true;
+                self.phase_reg.d.next = bits::<3>(2);
+            }
+        } else if self.phase_reg.q.val() == bits::<3>(2) {
+            self.cmd_halt.next = !self.drain_mode.val();
+            self.feed_stop.next = true;
+            self.store_req.next = true;
+            if self.store_done.val() {
+                self.phase_reg.d.next = bits::<3>(3);
+            }
+        } else if self.phase_reg.q.val() == bits::<3>(3) {
+            self.cmd_halt.next = !self.drain_mode.val();
+            self.feed_stop.next = true;
+            self.cmd_reset.next = true;
+            self.phase_reg.d.next = bits::<3>(4);
+            self.timer.d.next = bits::<8>(0);
+        } else if self.phase_reg.q.val() == bits::<3>(4) {
+            self.cmd_halt.next = !self.drain_mode.val();
+            self.feed_stop.next = true;
+            if self.timer.q.val() >= self.reset_settle.val() {
+                self.phase_reg.d.next = bits::<3>(5);
+            }
+        } else if self.phase_reg.q.val() == bits::<3>(5) {
+            self.cmd_halt.next = !self.drain_mode.val();
+            self.feed_stop.next = true;
+            self.restore_req.next = true;
+            if self.restore_done.val() {
+                self.phase_reg.d.next = bits::<3>(6);
+                self.timer.d.next = bits::<8>(0);
+            }
+        } else if self.phase_reg.q.val() == bits::<3>(6) {
+            if self.timer.q.val() >= self.round_trip.val() {
+                self.phase_reg.d.next = bits::<3>(0);
+            }
+        } else {
+            self.phase_reg.d.next = bits::<3>(0);
+        }
+        self.violation.next = (self.store_done.val() & !self.store_req.val())
+            | (self.restore_done.val() & !self.restore_req.val());
+        // Deadlock watchdog (ST-7).
+        self.resume_acc.next = bits::<N>(0);
+        self.reset_acc.next = bits::<N>(0);
+        self.fired.next = false;
+        self.moving.next = self.progress.val();
+        for g in 0..G {
+            self.prev_halted[g].clock.next = self.clock.val();
+            self.prev_empty[g].clock.next = self.clock.val();
+            self.prev_not_stalled[g].clock.next = self.clock.val();
+            self.prev_not_quiescent[g].clock.next = self.clock.val();
+            self.prev_halted[g].d.next = self.conn_halted[g].val();
+            self.prev_empty[g].d.next = self.conn_empty[g].val();
+            self.prev_not_stalled[g].d.next = self.conn_not_stalled[g].val();
+            self.prev_not_quiescent[g].d.next = self.conn_not_quiescent[g].val();
+            if (self.prev_halted[g].q.val() != self.conn_halted[g].val())
+                | (self.prev_empty[g].q.val() != self.conn_empty[g].val())
+                | (self.prev_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
+                | (self.prev_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val())
+            {
+                self.moving.next = true;
+            }
+            if self.reset.val() {
+                self.prev_halted[g].d.next = false;
+                self.prev_empty[g].d.next = false;
+                self.prev_not_stalled[g].d.next = false;
+                self.prev_not_quiescent[g].d.next = false;
+            }
+        }
+        for g in 0..G {
+            self.watch_count[g].clock.next = self.clock.val();
+            self.watch_count[g].d.next = bits::<16>(0);
+            if self.watch_enable.val()
+                & !self.moving.val()
+                & (self.deadlock_threshold.val() != bits::<16>(0))
+                & (!self.conn_not_quiescent[g].val() | !self.conn_not_stalled[g].val())
+            {
+                if self.watch_count[g].q.val() >= self.deadlock_threshold.val() {
+                    self.fired.next = true;
+                    if !self.conn_not_quiescent[g].val() {
+                        self.resume_acc.next = self.resume_acc.val() | self.members[g].val();
+                    } else {
+                        self.reset_acc.next = self.reset_acc.val() | self.members[g].val();
+                    }
+                } else {
+                    self.watch_count[g].d.next = self.watch_count[g].q.val() + bits::<16>(1);
+                }
+            }
+            if self.reset.val() {
+                self.watch_count[g].d.next = bits::<16>(0);
+            }
+        }
+        self.line_resume.next = self.resume_acc.val();
+        self.line_reset.next = self.reset_acc.val();
+        self.deadlock.next = self.fired.val();
+        if self.reset.val() {
+            self.phase_reg.d.next = bits::<3>(0);
+            self.timer.d.next = bits::<8>(0);
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Status-system simulation (ST-5..ST-9) and the status scenarios: context switches at
+//! random cycles lose and duplicate no work item (ST-8), a gather deadlock is detected and
+//! removed (ST-7), halt latency stays within 200 cycles over random workloads (ST-6, worst case
+//! printed), the trace follows the ST-5 sequence, malformed scenarios exit 2 naming the field,
+//! and the ST-9 trend holds in a quick bench.
+use ppu_sim::bench::BenchOptions;
+use ppu_sim::scenario::{run_value, RunError, RunOptions};
+use ppu_sim::status::bench;
+use ppu_sim::status::golden::{next_state, Inputs, State};
+use ppu_sim::status::scenario::{builtin_fsm, builtin_system, system_config};
+use ppu_sim::status::system::{self, SystemConfig, UnitParams, HALT_LIMIT};
+use ppu_sim::trace::{check_trace, TraceWriter};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn run_traced(cfg: &SystemConfig) -> Result<(system::SystemResult, Vec<Value>), RunError> {
+    let mut tw = TraceWriter::memory();
+    let r = system::run(cfg, Some(&mut tw))?;
+    let events = tw.done(r.cycles, json!({}))?;
+    Ok((r, events))
+}
+
+fn unit(latency: u32, gather: u32, out_buffer: u32, mem_latency: u32) -> UnitParams {
+    UnitParams {
+        latency,
+        gather,
+        out_buffer,
+        mem_latency,
+    }
+}
+
+/// Every output event: per context, items 0, 1, 2, ... exactly once (an independent re-check of
+/// the run's own scoreboard, from the trace).
+fn check_outputs(events: &[Value], contexts: &[u32]) {
+    let mut next = vec![0u64; contexts.len()];
+    for e in events.iter().filter(|e| e["event"] == "output") {
+        let c = e["context"].as_u64().unwrap() as usize;
+        let i = e["item"].as_u64().unwrap();
+        assert_eq!(i, next[c], "context {} out of order at {}", c, e);
+        next[c] += 1;
+    }
+    for (c, &n) in contexts.iter().enumerate() {
+        assert_eq!(next[c], n as u64, "context {}", c);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    #[test]
+    fn st8_context_switches_at_random_cycles_lose_no_work(
+        seed in 0u64..1_000_000,
+        n in 2usize..9,
+        lat in proptest::collection::vec(1u32..8, 8),
+        mem in proptest::collection::vec(0u32..20, 8),
+        gather_at in 0usize..8,
+        items in proptest::collection::vec(5u32..40, 2..4),
+        times in proptest::collection::vec(10u64..1500, 1..6),
+    ) {
+        let k = items.len();
+        let mut commands: Vec<(u64, usize)> = times.iter().enumerate().map(|(j, &t)| (t, (j + 1) % k)).collect();
+        commands.sort();
+        let cfg = SystemConfig {
+            units: (0..n).map(|i| unit(lat[i], if i == gather_at { 3 } else { 0 }, 1 + (i as u32 % 3), mem[i])).collect(),
+            groups: (0..n).step_by(2).map(|u| if u + 1 < n { 3u64 << u } else { 1u64 << u }).collect(),
+            tree_stages: 3 + (seed % 2) as usize,
+            deadlock_threshold: 100,
+            contexts: items.clone(),
+            commands: commands.clone(),
+            drain: false,
+            seed,
+            max_cycles: 200_000,
+            vcd: None,
+        };
+        let r = run_traced(&cfg);
+        prop_assert!(r.is_ok(), "{:?}", r.as_ref().err());
+        let (res, events) = r.unwrap();
+        check_outputs(&events, &items);
+        prop_assert!(res.switches.iter().filter(|s| s.commanded).count() >= 1);
+        prop_assert!(res.max_halt_latency() <= HALT_LIMIT);
+    }
+}
+
+fn gather_pipeline(threshold: u16) -> SystemConfig {
+    SystemConfig {
+        units: vec![unit(2, 0, 2, 0), unit(3, 4, 2, 10), unit(2, 0, 2, 0)],
+        groups: vec![0b011, 0b100],
+        tree_stages: 3,
+        deadlock_threshold: threshold,
+        // 4 x 12 + 2: the last two items never make a full gather.
+        contexts: vec![50],
+        commands: vec![],
+        drain: false,
+        seed: 3,
+        max_cycles: 20_000,
+        vcd: None,
+    }
+}
+
+#[test]
+fn st7_gather_deadlock_is_detected_and_removed() {
+    let (r, events) = run_traced(&gather_pipeline(40)).unwrap();
+    assert!(r.deadlocks >= 1);
+    check_outputs(&events, &[50]);
+    let dl = events
+        .iter()
+        .find(|e| e["event"] == "deadlock")
+        .expect("no deadlock event");
+    assert_eq!(dl["unit"], 1, "{}", dl);
+    assert_eq!(dl["state"], "QUIESCENT");
+    assert_eq!(dl["action"], "resume");
+    let c = dl["cycle"].as_u64().unwrap();
+    assert!(
+        events.iter().any(|e| e["event"] == "resume"
+            && e["unit"] == 1
+            && e["cycle"].as_u64().unwrap() == c + 3),
+        "the resume reaches unit 1 TREE_STAGES cycles after the detection"
+    );
+    // Without the watchdog the same pipeline never finishes: the deadlock is real.
+    let err = system::run(&gather_pipeline(0), None).unwrap_err();
+    assert!(matches!(err, RunError::Violation(_)), "{:?}", err);
+}
+
+#[test]
+fn st6_halt_latency_within_200_cycles_over_random_workloads() {
+    let mut worst = 0;
+    let mut switches = 0;
+    for seed in 0..12 {
+        let r = system::run(&bench::random_pipeline(seed), None)
+            .unwrap_or_else(|e| panic!("workload {}: {}", seed, e));
+        worst = worst.max(r.max_halt_latency());
+        switches += r.switches.len();
+    }
+    println!(
+        "ST-6: worst halt latency over {} switches of 12 random workloads: {} cycles (limit {})",
+        switches, worst, HALT_LIMIT
+    );
+    assert!(switches >= 24);
+    assert!(worst <= HALT_LIMIT);
+}
+
+#[test]
+fn st5_builtin_trace_follows_the_context_switch_sequence() {
+    let dir = std::env::temp_dir().join("ppu_status_system_trace");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("trace.jsonl");
+    let s = run_value(
+        &builtin_system(),
+        &RunOptions {
+            trace: Some(path.clone()),
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(s.unit, "status-system");
+    let events = ppu_sim::trace::read_trace(&path).unwrap();
+    check_trace(&events).unwrap();
+    check_outputs(&events, &[150, 90, 61]);
+    let seq: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .filter(|e| {
+            [
+                "halt_request",
+                "all_halted",
+                "context_store",
+                "context_restore",
+                "halt_release",
+            ]
+            .contains(e)
+        })
+        .collect();
+    assert!(seq.len() >= 15, "{:?}", seq);
+    for w in seq.chunks(5) {
+        assert_eq!(
+            w,
+            [
+                "halt_request",
+                "all_halted",
+                "context_store",
+                "context_restore",
+                "halt_release"
+            ]
+        );
+    }
+    // The broadcast reset comes between store and restore, and every unit is HALTED when the
+    // front end sees "all halted".
+    let mut halted = [false; 8];
+    let mut stored = false;
+    for e in &events {
+        match e["event"].as_str().unwrap() {
+            "state" => halted[e["unit"].as_u64().unwrap() as usize] = e["state"] == "HALTED",
+            "all_halted" => assert!(halted.iter().all(|h| *h), "at {}", e),
+            "context_store" => stored = true,
+            "reset" if e["scope"] == "all" => assert!(stored),
+            "context_restore" => stored = false,
+            _ => {}
+        }
+        if let Some(s) = e.get("state").and_then(Value::as_str) {
+            assert!(
+                State::ALL.iter().any(|x| x.name() == s),
+                "unknown state {}",
+                s
+            );
+        }
+    }
+    let done = events.last().unwrap();
+    assert_eq!(done["event"], "done");
+    assert_eq!(done["outputs"], 301);
+}
+
+#[test]
+fn st3_fsm_scenario_traces_one_state_per_cycle() {
+    let dir = std::env::temp_dir().join("ppu_status_fsm_trace");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("trace.jsonl");
+    let sc = builtin_fsm();
+    run_value(
+        &sc,
+        &RunOptions {
+            trace: Some(path.clone()),
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    let events = ppu_sim::trace::read_trace(&path).unwrap();
+    check_trace(&events).unwrap();
+    let cycles = sc["cycles"].as_array().unwrap();
+    assert_eq!(events.len(), cycles.len() + 1);
+    let mut st = State::Empty;
+    for (k, c) in cycles.iter().enumerate() {
+        let g = |n: &str, d: u64| c.get(n).and_then(Value::as_u64).unwrap_or(d) == 1;
+        let i = Inputs {
+            reset: g("reset", 0),
+            halt: g("halt", 0),
+            resume: g("resume", 0),
+            in_active: g("in_active", 0),
+            busy: g("busy", 0),
+            out_valid: g("out_valid", 0),
+            out_blocked: g("out_blocked", 0),
+            mem_pending: g("mem_pending", 0),
+            pending: g("pending", 0),
+            nack: g("nack", 0),
+            can_halt: g("can_halt", 1),
+        };
+        st = next_state(st, &i).1;
+        assert_eq!(events[k]["event"], "state");
+        assert_eq!(events[k]["cycle"], k as u64);
+        assert_eq!(events[k]["state"], st.name(), "cycle {}", k);
+        assert_eq!(events[k]["code"], st.code());
+    }
+}
+
+fn invalid(v: Value, field: &str) {
+    let err = run_value(&v, &RunOptions::default()).unwrap_err();
+    assert_eq!(err.exit_code(), 2, "{}", err);
+    let msg = err.to_string();
+    assert!(msg.contains(field), "`{}` does not name {}", msg, field);
+}
+
+#[test]
+fn x5_malformed_status_scenarios_exit_2_naming_the_field() {
+    let mut v = builtin_fsm();
+    v["cycles"][2]["hlat"] = json!(1);
+    invalid(v, "hlat");
+    let mut v = builtin_fsm();
+    v["cycles"][1]["halt"] = json!(2);
+    invalid(v, "cycles[1].halt");
+    let mut v = builtin_fsm();
+    v["cycles"][1]["busy"] = json!("yes");
+    invalid(v, "cycles[1].busy");
+    let mut v = builtin_fsm();
+    v["config"]["units"] = json!(3);
+    invalid(v, "config");
+    invalid(
+        json!({"unit": "status-fsm", "config": {}, "cycles": []}),
+        "cycles",
+    );
+
+    let sys = builtin_system;
+    let mut v = sys();
+    v["config"]["colour"] = json!(1);
+    invalid(v, "colour");
+    let mut v = sys();
+    v["config"]["units"] = json!(40);
+    invalid(v, "config.units");
+    let mut v = sys();
+    v["config"]["units"] = json!(-1);
+    invalid(v, "config.units");
+    let mut v = sys();
+    v["config"]["tree_stages"] = json!(7);
+    invalid(v, "config.tree_stages");
+    let mut v = sys();
+    v["config"]["groups"] = json!([[0, 1, 2], [3], [4, 5], [6]]);
+    invalid(v, "config.groups");
+    let mut v = sys();
+    v["config"]["groups"] = json!([[0, 1, 2], [3, 2], [4, 5], [6, 7]]);
+    invalid(v, "config.groups[1][1]");
+    let mut v = sys();
+    v["config"]["groups"][0][0] = json!(9);
+    invalid(v, "config.groups[0][0]");
+    let mut v = sys();
+    v["config"]["latency"] = json!([1, 2, 3]);
+    invalid(v, "config.latency");
+    let mut v = sys();
+    v["config"]["mem_latency"][4] = json!(500);
+    invalid(v, "config.mem_latency[4]");
+    let mut v = sys();
+    v["config"]["gather"] = json!("four");
+    invalid(v, "config.gather");
+    let mut v = sys();
+    v["config"]["deadlock_threshold"] = json!(3);
+    invalid(v, "config.deadlock_threshold");
+    let mut v = sys();
+    v["commands"][1]["context_switch"] = json!(3);
+    invalid(v, "commands[1].context_switch");
+    let mut v = sys();
+    v["commands"][0]["cycle"] = json!(1u64 << 60);
+    invalid(v, "commands[0].cycle");
+    let mut v = sys();
+    v["contexts"] = json!([]);
+    invalid(v, "contexts");
+    let mut v = sys();
+    v["contexts"][0] = json!(5_000_000);
+    invalid(v, "contexts[0]");
+    let mut v = sys();
+    v.as_object_mut().unwrap().remove("contexts");
+    invalid(v, "contexts");
+    // Valid as given.
+    assert!(system_config(&sys(), 1).is_ok());
+}
+
+#[test]
+fn st9_quick_bench_halting_beats_draining_and_scales_better() {
+    let dir = std::env::temp_dir().join("ppu_status_bench");
+    let r = bench::compare(&[4, 16], true, false).unwrap();
+    let rows = r.0;
+    for row in &rows {
+        assert!(
+            row.halt_switch < row.drain_switch,
+            "{} units {}: halt {} vs drain {}",
+            row.units,
+            row.workload.name(),
+            row.halt_switch,
+            row.drain_switch
+        );
+    }
+    // The advantage grows with the depth of the workload.
+    let gain = |w: bench::Workload, n: usize| {
+        let r = rows
+            .iter()
+            .find(|r| r.workload == w && r.units == n)
+            .unwrap();
+        r.drain_switch / r.halt_switch
+    };
+    assert!(gain(bench::Workload::Deep, 16) > gain(bench::Workload::Shallow, 16));
+    assert!(gain(bench::Workload::Shallow, 16) > gain(bench::Workload::Shallow, 4));
+    let rep = bench::run(&BenchOptions {
+        quick: true,
+        progress: false,
+        out_dir: dir.clone(),
+    })
+    .unwrap();
+    assert!(rep.files.iter().all(|f| f.exists()));
+}
