@@ -86,8 +86,26 @@ pub fn update_readme(key: &str, body: &str) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// The table part of a result page (from its first table line to the end), for quoting.
+/// The tables of a result page (each run of `|` lines), for quoting in the README.
 pub fn quotable(markdown: &str) -> String {
-    let start = markdown.find("\n|").map(|i| i + 1).unwrap_or(0);
-    markdown[start..].to_string()
+    let mut blocks: Vec<Vec<&str>> = vec![];
+    let mut in_table = false;
+    for line in markdown.lines() {
+        if line.starts_with('|') {
+            if !in_table {
+                blocks.push(vec![]);
+            }
+            if let Some(b) = blocks.last_mut() {
+                b.push(line);
+            }
+            in_table = true;
+        } else {
+            in_table = false;
+        }
+    }
+    blocks
+        .iter()
+        .map(|b| b.join("\n"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }

@@ -95,16 +95,18 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         w_h,
         sim_cycles
     ));
-    md.push_str("| engine | cycles | seconds | cycles/s |\n| --- | ---: | ---: | ---: |\n");
+    md.push_str("| engine | cycles | seconds | cycles/s | speed-up |\n| --- | ---: | ---: | ---: | ---: |\n");
     md.push_str(&format!(
-        "| rust-hdl `Simulation` (testbench thread) | {} | {:.3} | {:.0} |\n",
+        "| rust-hdl `Simulation` (testbench thread) | {} | {:.3} | {:.0} | 1x |\n",
         sim_cycles, t_s, rate_s
     ));
     md.push_str(&format!(
-        "| ppu-sim `Harness` (direct stepping) | {} | {:.3} | {:.0} |\n",
-        harness_cycles, t_h, rate_h
+        "| ppu-sim `Harness` (direct stepping) | {} | {:.3} | {:.0} | {:.0}x |\n",
+        harness_cycles,
+        t_h,
+        rate_h,
+        rate_h / rate_s
     ));
-    md.push_str(&format!("\nSpeed-up: **{:.0}x**\n", rate_h / rate_s));
     let mut files = vec![];
     if !opts.quick {
         std::fs::create_dir_all(&opts.out_dir)?;

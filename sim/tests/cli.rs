@@ -197,7 +197,7 @@ fn x3_bench_harness_quick_reports_both_engines() {
     let (code, out, err) = ppu(&["bench", "harness", "--quick"]);
     assert_eq!(code, 0, "{}", err);
     assert!(
-        out.contains("rust-hdl `Simulation`") && out.contains("Speed-up"),
+        out.contains("rust-hdl `Simulation`") && out.contains("speed-up"),
         "{}",
         out
     );
