@@ -11,8 +11,10 @@
 //! | [`msg`] | 25-bit first request, 128-bit response / second request | SO-5, SO-6, SO-7 |
 //! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth | X-2 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
+//! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 
 pub mod msg;
+pub mod stream_out;
 pub mod widgets;
 
 /// Re-exports for testbenches and the simulator.

@@ -7,6 +7,7 @@
 //! | [`export`], [`lint`], [`cosim`], [`synth`], [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
 //! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
 //! | [`units`] | testbench drivers with golden models | X-2, X-3 |
+//! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment | SO-1..SO-14 |
 pub mod bench;
 pub mod cosim;
 pub mod eda;
@@ -18,6 +19,7 @@ pub mod lint;
 pub mod plot;
 pub mod progress;
 pub mod scenario;
+pub mod stream_out;
 pub mod trace;
 pub mod units;
 pub mod vcd_check;

@@ -7,10 +7,16 @@ pub type WaveWriter = fn(&Path) -> Result<Vec<String>, String>;
 
 /// Every wave producer of this build.
 pub fn writers() -> Vec<(&'static str, WaveWriter)> {
-    vec![(
-        "foundation",
-        crate::units::foundation::write_waves as WaveWriter,
-    )]
+    vec![
+        (
+            "foundation",
+            crate::units::foundation::write_waves as WaveWriter,
+        ),
+        (
+            "stream-out",
+            crate::units::stream_out::write_waves as WaveWriter,
+        ),
+    ]
 }
 
 /// Write all canonical waves into `dir`.

@@ -1,3 +1,4 @@
 //! Testbench drivers of the hardware units: stimulus, protocol monitors and golden-model
 //! scoreboards, shared by the tests in `testbenches/`, `ppu waves` and the co-simulation.
 pub mod foundation;
+pub mod stream_out;

@@ -1,0 +1,3 @@
+//! Distributed stream output (SPEC section 2): golden model, system simulation, scenario
+//! runner and the SO-14 experiment.
+pub mod golden;
