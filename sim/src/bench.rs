@@ -46,5 +46,10 @@ pub fn benches() -> Vec<Bench> {
         name: "harness",
         about: "cycles/second of the cycle harness against rust-hdl's Simulation on the FIFO (X-3)",
         run: crate::harness_bench::run,
+    },
+    Bench {
+        name: "stream-out",
+        about: "SO-14: stream-output bytes/cycle for 1..16 SO units vs the single-unit baseline; SSYNC latency and responses/cycle",
+        run: crate::stream_out::bench::run,
     }]
 }
