@@ -13,6 +13,7 @@
 //! and order, each second request's bytes, retire order, overflow decisions, the final SSOBOs
 //! and the final contents of every buffer (SO-11). A mismatch is a [`RunError::Violation`].
 use super::golden::{self, Golden, Packet};
+use crate::gtkw::Group;
 use crate::harness::Harness;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
@@ -566,6 +567,75 @@ fn simulate<const N: usize, const S: usize>(
             )));
         }
     }
-    h.finish().map_err(|e| RunError::Output(e.to_string()))?;
+    let out = crate::units::foundation::TbOutput {
+        vcd,
+        record_ports: false,
+    };
+    crate::units::foundation::finish_waves(h, &out, |vars| {
+        let t = "stream_out";
+        vec![
+            Group::new("WDU").sigs(
+                t,
+                &[
+                    "reset",
+                    "id_valid",
+                    "id_ready",
+                    "id_batch_id",
+                    "cmd_valid",
+                    "cmd_ready",
+                    "cmd_kind",
+                    "cmd_batch_id",
+                ],
+                vars,
+            ),
+            Group::new("SSYNC").sigs(
+                t,
+                &[
+                    "ssync.op_active",
+                    "ssync.current_batch_id",
+                    "ssync.current_task",
+                    "ssync.outstanding",
+                    "ssync.first_valid",
+                    "ssync.first_source",
+                    "ssync.second_valid",
+                    "ssync.second_source",
+                    "ssync.resp_valid",
+                    "ssync.resp_dest",
+                    "ssync.commit",
+                    "ssync.retire_valid",
+                    "ssync.retire_batch_id",
+                    "ssync.ssobo$lane0",
+                ],
+                vars,
+            ),
+            Group::new("SO units").sigs(
+                t,
+                &(0..N.min(4))
+                    .flat_map(|i| [format!("so${}.busy", i), format!("so${}.writing", i)])
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+                vars,
+            ),
+            Group::new("memory").sigs(
+                t,
+                &(0..N.min(4))
+                    .flat_map(|i| {
+                        [
+                            format!("wr_valid${}", i),
+                            format!("wr_ready${}", i),
+                            format!("wr_offset${}", i),
+                        ]
+                    })
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+                vars,
+            ),
+        ]
+    })
+    .map_err(RunError::Output)?;
     Ok(res)
 }

@@ -1311,7 +1311,14 @@ pub fn write_waves(dir: &std::path::Path) -> Result<Vec<String>, String> {
     run_batch_id_gen(&IdGenTb::random(1, 300), &o(&p))?;
     let p = w("so_crossbar");
     run_crossbar(1, 200, &o(&p))?;
+    let opts = crate::scenario::RunOptions {
+        vcd: Some(w("stream_out_system")),
+        ..Default::default()
+    };
+    crate::stream_out::scenario::run_with_events(&crate::stream_out::scenario::builtin(), &opts)
+        .map_err(|e| e.to_string())?;
     Ok(vec![
+        "stream_out_system".into(),
         "ssync".into(),
         "so_unit".into(),
         "batch_id_gen".into(),
