@@ -243,6 +243,24 @@ fn so13_two_units_asking_for_one_batch_one_is_answered_one_flagged() {
     assert_eq!(r.retired, vec![100, 101]);
 }
 
+#[test]
+fn so13_first_request_while_its_entry_is_held_is_backpressured() {
+    // The WDU rarely takes retire messages: a finished batch waits in its unit's table entry
+    // for the retire channel while the unit already asks for its next batch.
+    let jobs: Vec<SoJob> = (0..12)
+        .map(|b| SoJob {
+            second_early: Some(0),
+            ..job(b % 2, b, 0)
+        })
+        .collect();
+    let mut t = tb(stream(12), jobs);
+    t.retire_ready_prob = 0.05;
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert!(r.first_stall_cycles > 0, "no back-pressure seen");
+    assert_eq!(r.responses.len(), 12);
+    assert_eq!(r.retired, (100..112).collect::<Vec<u16>>());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]

@@ -249,6 +249,8 @@ pub struct SsyncTbResult {
     /// Most responses in any window of 8 consecutive cycles.
     pub peak_responses_per_8: usize,
     pub cmd_stall_cycles: u64,
+    /// Cycles a first request was offered and back-pressured (its unit's entry still held).
+    pub first_stall_cycles: u64,
     pub outstanding_seen: bool,
     pub jobs_done: usize,
     pub ports: Option<PortTrace>,
@@ -411,6 +413,9 @@ pub fn run_ssync<
             res.cmd_stall_cycles += 1;
         }
         // First request arrival: note whether it is current (for the latency figure).
+        if first.is_some() && !u.first_ready.val() {
+            res.first_stall_cycles += 1;
+        }
         let first = first.filter(|_| u.first_ready.val());
         if let Some(f) = first {
             let k = units[f].job.unwrap_or(0);
