@@ -11,10 +11,12 @@
 //! | [`msg`] | 25-bit first request, 128-bit response / second request | SO-5, SO-6, SO-7 |
 //! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth; `SkidBuffer` = depth 2 | X-2 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
+//! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor | ST-1..ST-7 |
 
 pub mod msg;
 pub mod status;
+pub mod stream_out;
 pub mod widgets;
 
 /// Re-exports for testbenches and the simulator.

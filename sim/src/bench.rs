@@ -50,6 +50,11 @@ pub fn benches() -> Vec<Bench> {
             run: crate::harness_bench::run,
         },
         Bench {
+            name: "stream-out",
+            about: "SO-14: stream-output bytes/cycle for 1..16 SO units vs the single-unit baseline; SSYNC latency and responses/cycle",
+            run: crate::stream_out::bench::run,
+        },
+        Bench {
             name: "status",
             about: "context switch by halting vs draining, 4..32 units, halt latency (ST-9)",
             run: crate::status::bench::run,

@@ -30,7 +30,22 @@ pub struct Unit {
 pub fn verilog_of<B: Block>(mut uut: B, module: &str) -> String {
     uut.connect_all();
     let raw = generate_verilog(&uut);
-    rename_top(&typed_literals(&raw), module)
+    rename_top(&field_slices(&typed_literals(&raw)), module)
+}
+
+/// Rewrite rust-hdl's struct-field part-selects `x[(64'hO)+:(W)]` (from `.val().field` on a
+/// `LogicStruct`) into `x[O+:W]` with a plain decimal offset, so that Verilator does not see a
+/// 64-bit index (WIDTH) on every message field access.
+pub fn field_slices(text: &str) -> String {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| Regex::new(r"\[\(64'h([0-9a-fA-F]+)\)\+:\((\d+)\)\]").unwrap());
+    re.replace_all(text, |c: &regex::Captures| {
+        match u64::from_str_radix(&c[1], 16) {
+            Ok(o) => format!("[{}+:{}]", o, &c[2]),
+            Err(_) => c[0].to_string(),
+        }
+    })
+    .into_owned()
 }
 
 fn literal_re() -> &'static Regex {
@@ -76,6 +91,7 @@ pub fn rename_top(text: &str, name: &str) -> String {
 pub fn units() -> Vec<Unit> {
     let mut all = vec![];
     all.extend(crate::units::foundation::export_units());
+    all.extend(crate::units::stream_out::export_units());
     all.extend(crate::units::status::export_units());
     all
 }

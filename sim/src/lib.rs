@@ -7,6 +7,7 @@
 //! | [`export`], [`lint`], [`cosim`], [`synth`], [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
 //! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
 //! | [`units`] | testbench drivers with golden models | X-2, X-3 |
+//! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment | SO-1..SO-14 |
 //! | [`status`] | unit status reporting: golden models, system simulation, scenarios, bench | ST-1..ST-9 |
 pub mod bench;
 pub mod cosim;
@@ -20,6 +21,7 @@ pub mod plot;
 pub mod progress;
 pub mod scenario;
 pub mod status;
+pub mod stream_out;
 pub mod synth;
 pub mod trace;
 pub mod units;

@@ -93,7 +93,7 @@ pub struct Mechanism {
 
 /// Every mechanism implemented in this build.
 pub fn mechanisms() -> Vec<Mechanism> {
-    let mut all: Vec<Mechanism> = vec![];
+    let mut all: Vec<Mechanism> = vec![crate::stream_out::scenario::mechanism()];
     all.extend(crate::status::scenario::mechanisms());
     all
 }

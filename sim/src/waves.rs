@@ -12,6 +12,10 @@ pub fn writers() -> Vec<(&'static str, WaveWriter)> {
             "foundation",
             crate::units::foundation::write_waves as WaveWriter,
         ),
+        (
+            "stream-out",
+            crate::units::stream_out::write_waves as WaveWriter,
+        ),
         ("status", crate::units::status::write_waves as WaveWriter),
     ]
 }

@@ -27,7 +27,7 @@ fn x4_exported_module_names_are_the_units() {
             u.name
         );
         assert!(
-            !v.contains("32'h"),
+            !v.contains("((32'h"),
             "{} has an untyped 32-bit literal",
             u.name
         );

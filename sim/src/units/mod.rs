@@ -2,3 +2,4 @@
 //! scoreboards, shared by the tests in `testbenches/`, `ppu waves` and the co-simulation.
 pub mod foundation;
 pub mod status;
+pub mod stream_out;

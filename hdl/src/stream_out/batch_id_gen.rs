@@ -1,0 +1,148 @@
+//! `BatchIdGen` — the work distribution unit's batch-ID generator (SPEC SO-1, SO-2, SO-13).
+//!
+//! Batch IDs are 14 bits: bit 13 a phase bit, bits 12..0 a wrapping counter; consecutive IDs
+//! are handed out (`id_*`, one per cycle), the phase flipping each time the counter wraps
+//! (a 14-bit increment). In-flight IDs are tracked in a window of `WINDOW` slots (slot = ID
+//! mod `WINDOW`, holding a busy bit and the ID): the next ID is offered only if its slot is
+//! free, otherwise the WDU stalls (`stall`, SO-1/SO-13: an ID is never given out twice while
+//! in flight). Reading: `WINDOW` (a power of two ≤ 2^13) bounds the batches in flight, which
+//! also keeps every in-flight ID within half the ID space of SSYNC's current batch so the
+//! phase bit orders them.
+//!
+//! Retirement (SO-2): `retire_*` from SSYNC (streamed batches, in order) and `done_*` from the
+//! pipeline (batches outside stream output, any order) free the slot. A retire of an ID that is
+//! not in flight raises `violation` (combinational, in the cycle of the message) and changes
+//! nothing.
+//!
+//! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
+//! Ports: `clock`, `reset`; `id_valid/id_ready/id_batch_id`; `retire_valid/retire_ready/
+//! retire_batch_id`; `done_valid/done_ready/done_batch_id`; `stall`; `violation`.
+//! Timing: an ID retired in cycle t can be handed out again from cycle t+1; both retire
+//! channels are always ready.
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub id_valid: Signal<Out, Bit>,
+    pub id_ready: Signal<In, Bit>,
+    pub id_batch_id: Signal<Out, Bits<14>>,
+    pub retire_valid: Signal<In, Bit>,
+    pub retire_ready: Signal<Out, Bit>,
+    pub retire_batch_id: Signal<In, Bits<14>>,
+    pub done_valid: Signal<In, Bit>,
+    pub done_ready: Signal<Out, Bit>,
+    pub done_batch_id: Signal<In, Bits<14>>,
+    pub stall: Signal<Out, Bit>,
+    pub violation: Signal<Out, Bit>,
+    next_id: DFF<Bits<14>>,
+    busy: [DFF<Bit>; WINDOW],
+    tag: [DFF<Bits<14>>; WINDOW],
+    next_busy: Signal<Local, Bit>,
+    alloc: Signal<Local, Bit>,
+    r_found: Signal<Local, Bit>,
+    d_found: Signal<Local, Bit>,
+    slot_index: [Constant<Bits<14>>; WINDOW],
+    slot_mask: Constant<Bits<14>>,
+}
+
+impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBITS> {
+    fn default() -> Self {
+        assert!(
+            WINDOW.is_power_of_two() && (2..=1 << 13).contains(&WINDOW),
+            "BatchIdGen: WINDOW must be a power of two in 2..=8192"
+        );
+        assert_eq!(1 << WBITS, WINDOW, "BatchIdGen: WBITS must be log2(WINDOW)");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            id_valid: Default::default(),
+            id_ready: Default::default(),
+            id_batch_id: Default::default(),
+            retire_valid: Default::default(),
+            retire_ready: Default::default(),
+            retire_batch_id: Default::default(),
+            done_valid: Default::default(),
+            done_ready: Default::default(),
+            done_batch_id: Default::default(),
+            stall: Default::default(),
+            violation: Default::default(),
+            next_id: Default::default(),
+            busy: std::array::from_fn(|_| Default::default()),
+            tag: std::array::from_fn(|_| Default::default()),
+            next_busy: Default::default(),
+            alloc: Default::default(),
+            r_found: Default::default(),
+            d_found: Default::default(),
+            slot_index: std::array::from_fn(|i| Constant::new(bits::<14>(i as u64))),
+            slot_mask: Constant::new(bits::<14>((WINDOW - 1) as u64)),
+        }
+    }
+}
+
+impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, next_id);
+        for i in 0..WINDOW {
+            self.busy[i].clock.next = self.clock.val();
+            self.tag[i].clock.next = self.clock.val();
+            self.busy[i].d.next = self.busy[i].q.val();
+            self.tag[i].d.next = self.tag[i].q.val();
+        }
+        self.next_busy.next = false;
+        for i in 0..WINDOW {
+            if ((self.next_id.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
+                & self.busy[i].q.val()
+            {
+                self.next_busy.next = true;
+            }
+        }
+        self.id_valid.next = !self.next_busy.val();
+        self.id_batch_id.next = self.next_id.q.val();
+        self.stall.next = self.next_busy.val();
+        self.alloc.next = self.id_valid.val() & self.id_ready.val();
+        self.retire_ready.next = true;
+        self.done_ready.next = true;
+        self.r_found.next = false;
+        self.d_found.next = false;
+        for i in 0..WINDOW {
+            if self.alloc.val()
+                & ((self.next_id.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
+            {
+                self.busy[i].d.next = true;
+                self.tag[i].d.next = self.next_id.q.val();
+            }
+            if self.retire_valid.val()
+                & self.busy[i].q.val()
+                & (self.tag[i].q.val() == self.retire_batch_id.val())
+            {
+                self.r_found.next = true;
+                self.busy[i].d.next = false;
+            }
+            if self.done_valid.val()
+                & self.busy[i].q.val()
+                & (self.tag[i].q.val() == self.done_batch_id.val())
+            {
+                self.d_found.next = true;
+                self.busy[i].d.next = false;
+            }
+        }
+        self.violation.next = (self.retire_valid.val() & !self.r_found.val())
+            | (self.done_valid.val() & !self.d_found.val())
+            | (self.retire_valid.val()
+                & self.done_valid.val()
+                & (self.retire_batch_id.val() == self.done_batch_id.val()));
+        if self.alloc.val() {
+            self.next_id.d.next = self.next_id.q.val() + bits::<14>(1);
+        }
+        if self.reset.val() {
+            self.next_id.d.next = bits::<14>(0);
+            for i in 0..WINDOW {
+                self.busy[i].d.next = false;
+                self.tag[i].d.next = bits::<14>(0);
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Distributed stream output (SPEC section 2, SO-1..SO-13), one block per file.
+//!
+//! | block | what |
+//! | --- | --- |
+//! | [`ssync::Ssync`] | stream synchronization unit: operation FIFO, SSOBOs, message table |
+//! | [`so_unit::SoUnit`] | one SO unit: first / second request, byte counts, buffer writes |
+//! | [`batch_id_gen::BatchIdGen`] | WDU batch-ID generator: phase bit, in-flight window, retire |
+//! | [`so_crossbar::SoCrossbar`] | SO units ⇄ SSYNC: request arbiters with source index, response route |
+//! | [`so_cluster::SoCluster`] | all of the above wired together |
+pub mod batch_id_gen;
+pub mod so_cluster;
+pub mod so_crossbar;
+pub mod so_unit;
+pub mod ssync;

@@ -1,0 +1,373 @@
+//! `"unit":"stream-out"` scenarios (SPEC SO section, X-5): strict parsing, validation naming the
+//! field, expansion of `vertices` into batches, and the run with its JSON Lines trace.
+use super::system::{run_plan, Plan, Step, SysResult, TaskPlan};
+use crate::scenario::{parse_as, Mechanism, RunError, RunOptions, RunSummary};
+use crate::trace::TraceWriter;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Largest buffer (bytes) a scenario may declare.
+pub const MAX_BUFFER_BYTES: u64 = 64 << 20;
+/// Most batches a scenario may produce.
+pub const MAX_BATCHES: u64 = 1 << 20;
+/// Largest latency (cycles).
+pub const MAX_LATENCY: u64 = 100_000;
+/// Largest run (cycles).
+pub const MAX_CYCLES: u64 = 50_000_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    #[allow(dead_code)]
+    unit: String,
+    config: Config,
+    packets: Vec<PacketSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Config {
+    so_units: u64,
+    so_bytes_per_cycle: u64,
+    fb_bytes_per_cycle: u64,
+    buffer_bytes: Vec<u64>,
+    stride: Vec<u64>,
+    latency: Vec<u64>,
+    #[serde(default)]
+    max_cycles: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum PacketSpec {
+    Offset {
+        ssobo: Vec<u64>,
+    },
+    Enable {},
+    Disable {},
+    Work {
+        #[serde(default)]
+        vertices: Option<u64>,
+        #[serde(default)]
+        batches: Option<Vec<BatchSpec>>,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchSpec {
+    tasks: Vec<TaskSpec>,
+    #[serde(default)]
+    vertices: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskSpec {
+    so_unit: u64,
+    bytes: Vec<u64>,
+    latency: u64,
+}
+
+fn lanes(v: &[u64], field: &str, max: u64) -> Result<[u32; 4], RunError> {
+    if v.len() != 4 {
+        return Err(RunError::invalid(
+            field,
+            format!("needs 4 values (one per buffer), got {}", v.len()),
+        ));
+    }
+    let mut out = [0u32; 4];
+    for (i, x) in v.iter().enumerate() {
+        if *x > max {
+            return Err(RunError::invalid(
+                &format!("{}[{}]", field, i),
+                format!("{} is above {}", x, max),
+            ));
+        }
+        out[i] = *x as u32;
+    }
+    Ok(out)
+}
+
+/// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
+pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
+    let sc: Scenario = parse_as(value, "")?;
+    let c = &sc.config;
+    if !(1..=16).contains(&c.so_units) {
+        return Err(RunError::invalid(
+            "config.so_units",
+            format!("{} is not in 1..=16", c.so_units),
+        ));
+    }
+    if !(1..=4096).contains(&c.so_bytes_per_cycle) {
+        return Err(RunError::invalid(
+            "config.so_bytes_per_cycle",
+            format!("{} is not in 1..=4096", c.so_bytes_per_cycle),
+        ));
+    }
+    if !(1..=1 << 20).contains(&c.fb_bytes_per_cycle) {
+        return Err(RunError::invalid(
+            "config.fb_bytes_per_cycle",
+            format!("{} is not in 1..=1048576", c.fb_bytes_per_cycle),
+        ));
+    }
+    if c.fb_bytes_per_cycle < c.so_bytes_per_cycle {
+        return Err(RunError::invalid(
+            "config.fb_bytes_per_cycle",
+            "must be at least so_bytes_per_cycle (a write of one SO unit must fit)",
+        ));
+    }
+    let buffer_bytes = lanes(&c.buffer_bytes, "config.buffer_bytes", MAX_BUFFER_BYTES)?;
+    let stride = lanes(&c.stride, "config.stride", 4096)?;
+    if c.latency.len() != 2 {
+        return Err(RunError::invalid(
+            "config.latency",
+            "needs [min, max] (2 values)",
+        ));
+    }
+    let (lo, hi) = (c.latency[0], c.latency[1]);
+    if lo > hi || hi > MAX_LATENCY {
+        return Err(RunError::invalid(
+            "config.latency",
+            format!(
+                "[{}, {}] must satisfy min <= max <= {}",
+                lo, hi, MAX_LATENCY
+            ),
+        ));
+    }
+    if sc.packets.is_empty() {
+        return Err(RunError::invalid("packets", "is empty"));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut steps = vec![];
+    let mut batches: u64 = 0;
+    let mut next_unit = 0usize;
+    let so_units = c.so_units as usize;
+    for (pi, p) in sc.packets.iter().enumerate() {
+        let field = format!("packets[{}]", pi);
+        match p {
+            PacketSpec::Enable {} => steps.push(Step::Enable),
+            PacketSpec::Disable {} => steps.push(Step::Disable),
+            PacketSpec::Offset { ssobo } => steps.push(Step::Offset(lanes(
+                ssobo,
+                &format!("{}.ssobo", field),
+                u32::MAX as u64,
+            )?)),
+            PacketSpec::Work {
+                vertices,
+                batches: explicit,
+            } => match (vertices, explicit) {
+                (Some(v), None) => {
+                    if *v == 0 || *v > MAX_BATCHES * 32 {
+                        return Err(RunError::invalid(
+                            &format!("{}.vertices", field),
+                            format!("{} is not in 1..={}", v, MAX_BATCHES * 32),
+                        ));
+                    }
+                    let mut left = *v;
+                    while left > 0 {
+                        let n = left.min(32);
+                        left -= n;
+                        batches += 1;
+                        if batches > MAX_BATCHES {
+                            return Err(RunError::invalid(
+                                &field,
+                                format!("more than {} batches in the scenario", MAX_BATCHES),
+                            ));
+                        }
+                        let unit = next_unit;
+                        next_unit = (next_unit + 1) % so_units;
+                        steps.push(Step::Batch {
+                            packet: pi,
+                            vertices: n,
+                            tasks: vec![TaskPlan {
+                                so_unit: unit,
+                                bytes: std::array::from_fn(|i| stride[i] * n as u32),
+                                latency: rng.gen_range(lo..=hi),
+                            }],
+                        });
+                    }
+                }
+                (None, Some(list)) => {
+                    if list.is_empty() {
+                        return Err(RunError::invalid(&format!("{}.batches", field), "is empty"));
+                    }
+                    for (bi, b) in list.iter().enumerate() {
+                        let bf = format!("{}.batches[{}]", field, bi);
+                        if b.tasks.is_empty() || b.tasks.len() > 1024 {
+                            return Err(RunError::invalid(
+                                &format!("{}.tasks", bf),
+                                format!("needs 1..=1024 tasks, got {}", b.tasks.len()),
+                            ));
+                        }
+                        if let Some(v) = b.vertices {
+                            if v == 0 || v > 32 {
+                                return Err(RunError::invalid(
+                                    &format!("{}.vertices", bf),
+                                    format!("{} is not in 1..=32", v),
+                                ));
+                            }
+                        }
+                        let mut tasks = vec![];
+                        for (ti, t) in b.tasks.iter().enumerate() {
+                            let tf = format!("{}.tasks[{}]", bf, ti);
+                            if t.so_unit >= c.so_units {
+                                return Err(RunError::invalid(
+                                    &format!("{}.so_unit", tf),
+                                    format!(
+                                        "{} is not below config.so_units = {}",
+                                        t.so_unit, c.so_units
+                                    ),
+                                ));
+                            }
+                            if t.latency > MAX_LATENCY {
+                                return Err(RunError::invalid(
+                                    &format!("{}.latency", tf),
+                                    format!("{} is above {}", t.latency, MAX_LATENCY),
+                                ));
+                            }
+                            tasks.push(TaskPlan {
+                                so_unit: t.so_unit as usize,
+                                bytes: lanes(&t.bytes, &format!("{}.bytes", tf), MAX_BUFFER_BYTES)?,
+                                latency: t.latency,
+                            });
+                        }
+                        batches += 1;
+                        if batches > MAX_BATCHES {
+                            return Err(RunError::invalid(
+                                &field,
+                                format!("more than {} batches in the scenario", MAX_BATCHES),
+                            ));
+                        }
+                        steps.push(Step::Batch {
+                            packet: pi,
+                            vertices: b.vertices.unwrap_or(32),
+                            tasks,
+                        });
+                    }
+                }
+                _ => {
+                    return Err(RunError::invalid(
+                        &field,
+                        "a work packet needs exactly one of `vertices` or `batches`",
+                    ))
+                }
+            },
+        }
+    }
+    let default_cycles = 10_000 + batches * (200 + hi) + steps.len() as u64 * 4;
+    let max_cycles = c.max_cycles.unwrap_or(default_cycles.min(MAX_CYCLES));
+    if max_cycles == 0 || max_cycles > MAX_CYCLES {
+        return Err(RunError::invalid(
+            "config.max_cycles",
+            format!("{} is not in 1..={}", max_cycles, MAX_CYCLES),
+        ));
+    }
+    Ok(Plan {
+        so_units,
+        so_bytes_per_cycle: c.so_bytes_per_cycle as u32,
+        fb_bytes_per_cycle: c.fb_bytes_per_cycle as u32,
+        buffer_bytes,
+        steps,
+        max_cycles,
+    })
+}
+
+/// Run a scenario; returns the figures and the trace writer's kept events.
+pub fn run_traced(
+    value: &Value,
+    opts: &RunOptions,
+    trace: &mut TraceWriter,
+) -> Result<SysResult, RunError> {
+    let p = plan(value, opts.seed)?;
+    run_plan(&p, trace, opts.vcd.as_deref())
+}
+
+fn done_fields(r: &SysResult) -> Value {
+    json!({
+        "cycles": r.cycles,
+        "ssobo": r.ssobo,
+        "bytes_written": r.bytes_written,
+        "responses": r.responses,
+        "overflows": r.overflows,
+        "retired": r.retired,
+        "bytes_per_cycle": (r.bytes_per_cycle() * 1000.0).round() / 1000.0,
+    })
+}
+
+/// Run a scenario, writing the trace (with its `done` line) if asked.
+pub fn run_with_events(
+    value: &Value,
+    opts: &RunOptions,
+) -> Result<(RunSummary, Vec<Value>), RunError> {
+    let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
+    let r = run_traced(value, opts, &mut trace)?;
+    let events = trace.done(r.cycles, done_fields(&r))?;
+    Ok((summary(&r), events))
+}
+
+fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
+    let mut trace = TraceWriter::create(opts.trace.as_deref())?;
+    let r = run_traced(value, opts, &mut trace)?;
+    trace.done(r.cycles, done_fields(&r))?;
+    Ok(summary(&r))
+}
+
+fn summary(r: &SysResult) -> RunSummary {
+    RunSummary {
+        unit: "stream-out".into(),
+        cycles: r.cycles,
+        figures: vec![
+            ("batches".into(), r.batches.to_string()),
+            ("responses".into(), r.responses.to_string()),
+            ("retired".into(), r.retired.to_string()),
+            ("overflows".into(), r.overflows.to_string()),
+            ("bytes written".into(), format!("{:?}", r.bytes_written)),
+            ("final SSOBO".into(), format!("{:?}", r.ssobo)),
+            ("bytes/cycle".into(), format!("{:.2}", r.bytes_per_cycle())),
+        ],
+    }
+}
+
+/// The built-in scenario of `ppu run stream-out`: the seed's packet order
+/// `W W W E W W W D W W W E W W W W D W W W`, 4 SO units, one split batch.
+pub fn builtin() -> Value {
+    let w = |v: u64| json!({"kind": "work", "vertices": v});
+    let mut packets = vec![json!({"kind": "offset", "ssobo": [0, 0, 0, 0]})];
+    let seq = "W W W E W W W D W W W E W W W W D W W W";
+    let mut k = 0u64;
+    for c in seq.split_whitespace() {
+        packets.push(match c {
+            "E" => json!({"kind": "enable"}),
+            "D" => json!({"kind": "disable"}),
+            _ => {
+                k += 1;
+                if k == 6 {
+                    json!({"kind": "work", "batches": [{"tasks": [
+                        {"so_unit": 1, "bytes": [96, 0, 48, 0], "latency": 9},
+                        {"so_unit": 3, "bytes": [32, 0, 16, 0], "latency": 2}]}]})
+                } else {
+                    w(20 + 10 * k)
+                }
+            }
+        });
+    }
+    json!({
+        "unit": "stream-out",
+        "config": {"so_units": 4, "so_bytes_per_cycle": 16, "fb_bytes_per_cycle": 64,
+                   "buffer_bytes": [65536, 65536, 65536, 65536], "stride": [16, 0, 8, 0],
+                   "latency": [20, 200]},
+        "packets": packets,
+    })
+}
+
+/// Registry entry.
+pub fn mechanism() -> Mechanism {
+    Mechanism {
+        unit: "stream-out",
+        builtin,
+        run,
+    }
+}

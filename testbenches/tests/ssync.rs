@@ -1,0 +1,272 @@
+//! SSYNC testbenches (SO-2..SO-10, SO-12, SO-13): scripted SO units and WDU commands, every
+//! response checked against the golden model (offsets and order), retire order, overflow
+//! commits, final SSOBOs and statistics. Lint and co-simulation: tests/verilog.rs.
+use ppu_sim::export::repo_root;
+use ppu_sim::units::foundation::TbOutput;
+use ppu_sim::units::stream_out::{run_ssync, Cmd, SoJob, SsyncTb};
+use proptest::prelude::*;
+
+fn job(unit: usize, batch: usize, first_at: u64) -> SoJob {
+    SoJob {
+        unit,
+        batch,
+        task: 0,
+        last: true,
+        sbbn: [16 * (batch as u32 + 1), 0, 8, 4],
+        first_at,
+        second_early: None,
+        second_delay: 0,
+        bogus: false,
+        no_first: false,
+    }
+}
+
+fn tb(cmds: Vec<Cmd>, jobs: Vec<SoJob>) -> SsyncTb {
+    SsyncTb {
+        cmds,
+        first_id: 100,
+        jobs,
+        sizes: [1 << 20; 4],
+        seed: 3,
+        resp_ready_prob: 1.0,
+        retire_ready_prob: 1.0,
+        max_cycles: 3000,
+        expect_violations: false,
+    }
+}
+
+fn stream(work: usize) -> Vec<Cmd> {
+    let mut c = vec![Cmd::Offset([64, 0, 32, 0]), Cmd::Enable];
+    c.extend((0..work).map(|_| Cmd::Work));
+    c.push(Cmd::Disable);
+    c.push(Cmd::Work);
+    c
+}
+
+#[test]
+fn so6_in_order_requests_answered_with_prefix_sums_and_waves() {
+    let jobs = (0..6).map(|b| job(b % 4, b, 10 + 3 * b as u64)).collect();
+    let vcd = repo_root().join("waves").join("ssync_in_order.vcd");
+    let r = run_ssync::<4, 2, 4, 2, 3>(
+        &tb(stream(6), jobs),
+        &TbOutput {
+            vcd: Some(&vcd),
+            record_ports: false,
+        },
+    )
+    .unwrap();
+    assert_eq!(r.responses.len(), 6);
+    // In order, a first request that is current on arrival is answered the next cycle.
+    assert!(
+        r.in_order_latency.iter().all(|&l| l == 1),
+        "{:?}",
+        r.in_order_latency
+    );
+    assert!(!r.in_order_latency.is_empty());
+}
+
+#[test]
+fn so9_out_of_order_arrival_from_8_so_units_uses_the_message_table() {
+    // Batch b's first request arrives at cycle 60 - 6b: the last batch first.
+    let jobs: Vec<SoJob> = (0..8).map(|b| job(b, b, 60 - 6 * b as u64)).collect();
+    let vcd = repo_root().join("waves").join("ssync_out_of_order.vcd");
+    let r = run_ssync::<8, 3, 4, 2, 3>(
+        &tb(stream(8), jobs),
+        &TbOutput {
+            vcd: Some(&vcd),
+            record_ports: false,
+        },
+    )
+    .unwrap();
+    assert!(
+        r.outstanding_seen,
+        "the outstanding-message flag never rose"
+    );
+    let order: Vec<u16> = r.responses.iter().map(|x| x.2).collect();
+    assert_eq!(order, (100..108).collect::<Vec<u16>>());
+}
+
+#[test]
+fn so8_second_request_before_response() {
+    // Every SO unit sends its second request right after its first; arrival in reverse order,
+    // so all wait in the table and SSYNC answers one per cycle once the first batch arrives.
+    let jobs: Vec<SoJob> = (0..8)
+        .map(|b| SoJob {
+            second_early: Some(0),
+            ..job(b, b, 40 - 4 * b as u64)
+        })
+        .collect();
+    let r = run_ssync::<8, 3, 4, 2, 3>(&tb(stream(8), jobs), &TbOutput::default()).unwrap();
+    assert_eq!(r.responses.len(), 8);
+    assert!(
+        r.peak_responses_per_8 >= 6,
+        "SSYNC did not stream answers from the table: {}",
+        r.peak_responses_per_8
+    );
+}
+
+#[test]
+fn so10_split_batches_with_tasks_on_different_so_units() {
+    let mut jobs = vec![];
+    for b in 0..4 {
+        for t in 0..3u16 {
+            jobs.push(SoJob {
+                unit: (b + t as usize) % 4,
+                batch: b,
+                task: t,
+                last: t == 2,
+                sbbn: [8 * (t as u32 + 1), 4, 0, 0],
+                first_at: 20 - 2 * t as u64,
+                second_early: if t == 1 { Some(1) } else { None },
+                second_delay: 1,
+                bogus: false,
+                no_first: false,
+            });
+        }
+    }
+    let r = run_ssync::<4, 2, 4, 2, 3>(&tb(stream(4), jobs), &TbOutput::default()).unwrap();
+    assert_eq!(r.responses.len(), 12);
+    assert_eq!(r.retired, vec![100, 101, 102, 103]);
+}
+
+#[test]
+fn so3_offset_bundle_between_operations_and_inside_one() {
+    let cmds = vec![
+        Cmd::Enable,
+        Cmd::Work,
+        Cmd::Work,
+        Cmd::Offset([1000, 2000, 3000, 4000]), // inside the open operation: after it ends
+        Cmd::Disable,
+        Cmd::Work,
+        Cmd::Offset([7, 0, 0, 0]),
+        Cmd::Enable,
+        Cmd::Work,
+        Cmd::Disable,
+        Cmd::Enable, // D E with no work between: the operation continues
+        Cmd::Work,
+        Cmd::Disable,
+        Cmd::Work,
+    ];
+    let jobs = vec![job(0, 0, 5), job(1, 1, 5), job(2, 3, 5), job(3, 4, 5)];
+    let t = tb(cmds, jobs);
+    let g = t.golden();
+    assert_eq!(g.tasks[2].offsets, [7, 0, 0, 0]);
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert_eq!(r.final_ssobo, g.final_ssobo);
+}
+
+#[test]
+fn so13_operation_fifo_at_capacity_backpressures_and_loses_nothing() {
+    // 6 offset bundles and 3 operations queued before any SO unit asks: more than 4 entries.
+    let mut cmds = vec![];
+    for k in 0..3u32 {
+        cmds.push(Cmd::Offset([k * 100, 0, 0, 0]));
+        cmds.push(Cmd::Offset([k * 100 + 50, 0, 0, 0]));
+        cmds.push(Cmd::Enable);
+        cmds.push(Cmd::Work);
+        cmds.push(Cmd::Work);
+        cmds.push(Cmd::Disable);
+        cmds.push(Cmd::Work);
+    }
+    let jobs = vec![
+        job(0, 0, 200),
+        job(1, 1, 200),
+        job(2, 3, 200),
+        job(3, 4, 200),
+        job(0, 6, 200),
+        job(1, 7, 200),
+    ];
+    let r = run_ssync::<4, 2, 4, 2, 3>(&tb(cmds, jobs), &TbOutput::default()).unwrap();
+    assert!(r.cmd_stall_cycles > 0, "the operation FIFO never filled");
+    assert_eq!(r.responses.len(), 6);
+}
+
+#[test]
+fn so12_overflow_of_one_buffer_writes_nothing_and_counts() {
+    let mut t = tb(stream(6), (0..6).map(|b| job(b % 4, b, 5)).collect());
+    t.sizes = [1 << 20, 1 << 20, 30, 1 << 20]; // buffer 2: room for three batches of 8
+    let g = t.golden();
+    assert!(g.overflows > 0);
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert_eq!(r.overflow_count, g.overflows);
+}
+
+#[test]
+fn so13_second_request_without_first_is_flagged_and_nothing_lost() {
+    let mut t = tb(stream(3), (0..3).map(|b| job(b, b, 10)).collect());
+    t.expect_violations = true;
+    // SO unit 3 sends a second request with no first request, while batch 100 is current.
+    t.jobs.push(SoJob {
+        no_first: true,
+        bogus: true,
+        ..job(3, 0, 5)
+    });
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    let codes: Vec<u64> = r.violations.iter().map(|v| v.1).collect();
+    assert_eq!(codes, vec![1], "{:?}", r.violations);
+    // The good batches were all answered with golden offsets and retired in order.
+    assert_eq!(r.responses.len(), 3);
+    assert_eq!(r.retired, vec![100, 101, 102]);
+}
+
+#[test]
+fn so13_request_for_a_batch_outside_every_operation_is_flagged() {
+    // Work token 4 (batch 104) comes after D: not streamed. SO unit 3 asks for it anyway.
+    let mut t = tb(stream(3), (0..3).map(|b| job(b, b, 10)).collect());
+    t.cmds.push(Cmd::Enable);
+    t.cmds.push(Cmd::Work); // batch 104 starts a second operation
+    t.cmds.push(Cmd::Disable);
+    t.cmds.push(Cmd::Work);
+    t.jobs.push(job(0, 4, 30));
+    t.expect_violations = true;
+    t.jobs.push(SoJob {
+        bogus: true,
+        ..job(3, 3, 5) // batch 103: between the operations
+    });
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    let codes: Vec<u64> = r.violations.iter().map(|v| v.1).collect();
+    assert_eq!(codes, vec![3], "{:?}", r.violations);
+    assert_eq!(r.responses.len(), 4);
+    assert_eq!(r.retired, vec![100, 101, 102, 104]);
+}
+
+#[test]
+fn so13_two_units_asking_for_one_batch_one_is_answered_one_flagged() {
+    let mut t = tb(stream(2), vec![job(0, 0, 30), job(1, 1, 5)]);
+    t.expect_violations = true;
+    t.jobs.push(SoJob {
+        bogus: true,
+        ..job(2, 1, 6)
+    });
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert!(r.violations.iter().any(|v| v.1 == 3), "{:?}", r.violations);
+    assert_eq!(r.retired, vec![100, 101]);
+}
+
+#[test]
+fn so13_first_request_while_its_entry_is_held_is_backpressured() {
+    // The WDU rarely takes retire messages: a finished batch waits in its unit's table entry
+    // for the retire channel while the unit already asks for its next batch.
+    let jobs: Vec<SoJob> = (0..12)
+        .map(|b| SoJob {
+            second_early: Some(0),
+            ..job(b % 2, b, 0)
+        })
+        .collect();
+    let mut t = tb(stream(12), jobs);
+    t.retire_ready_prob = 0.05;
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert!(r.first_stall_cycles > 0, "no back-pressure seen");
+    assert_eq!(r.responses.len(), 12);
+    assert_eq!(r.retired, (100..112).collect::<Vec<u16>>());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn so9_random_traffic_matches_golden_model(seed in 0u64..1_000_000, units in 1usize..=4, batches in 1usize..24, ops in 1usize..4) {
+        let t = SsyncTb::random(units, seed, batches, ops);
+        let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default());
+        prop_assert!(r.is_ok(), "{:?}", r.err());
+    }
+}
