@@ -106,7 +106,8 @@ pub struct TbOutput<'a> {
     pub record_ports: bool,
 }
 
-fn harness<B: Block>(
+/// A harness for a testbench: VCD and port recording as `out` asks, top scope named `top`.
+pub fn harness<B: Block>(
     uut: B,
     set_clock: fn(&mut B, bool),
     out: &TbOutput,

@@ -3,12 +3,12 @@
 //! [`crate::status::golden`], and can write waves and record ports for co-simulation.
 use crate::export::{verilog_of, Unit};
 use crate::gtkw::Group;
-use crate::harness::{Harness, PortTrace};
+use crate::harness::PortTrace;
 use crate::status::golden::{
     next_state, CommandModel, Flags, Inputs, MonitorIn, MonitorModel, RollupModel, State,
     UnitCommand,
 };
-use crate::units::foundation::{finish_waves, TbOutput};
+use crate::units::foundation::{finish_waves, harness, TbOutput};
 use ppu_hdl::status::command_tree::CommandTree;
 use ppu_hdl::status::front_end_monitor::FrontEndMonitor;
 use ppu_hdl::status::rollup_tree::RollupTree;
@@ -26,24 +26,6 @@ pub const REF_STAGES: usize = 3;
 pub type RefRollupTree = RollupTree<8, 4, REF_STAGES>;
 pub type RefCommandTree = CommandTree<8, REF_STAGES>;
 pub type RefMonitor = FrontEndMonitor<8, 4, REF_STAGES>;
-
-fn tb<B: Block>(
-    uut: B,
-    set_clock: fn(&mut B, bool),
-    out: &TbOutput,
-    top: &str,
-) -> Result<Harness<B>, String> {
-    let mut h = Harness::new(uut, set_clock);
-    if let Some(p) = out.vcd {
-        h = h
-            .with_vcd(p, top)
-            .map_err(|e| format!("{}: {}", p.display(), e))?;
-    }
-    if out.record_ports {
-        h = h.with_port_trace();
-    }
-    Ok(h)
-}
 
 fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {
     p.ok_or_else(|| "no port trace".to_string())
@@ -191,7 +173,7 @@ fn set_fsm_inputs(u: &mut StatusFsm, i: &Inputs) {
 /// code and flags against the ST-3 golden model and its `violation` against its definition.
 /// The model starts in EMPTY (the register's power-on value).
 pub fn run_status_fsm(vectors: &[Inputs], out: &TbOutput) -> Result<FsmRun, String> {
-    let mut h = tb(
+    let mut h = harness(
         StatusFsm::default(),
         |u, c| u.clock.next = c.into(),
         out,
@@ -310,7 +292,7 @@ pub fn run_rollup_tree<const N: usize, const G: usize, const S: usize>(
     seed: u64,
     out: &TbOutput,
 ) -> Result<RollupRun, String> {
-    let mut h = tb(
+    let mut h = harness(
         RollupTree::<N, G, S>::new(chains),
         |u, c| u.clock.next = c.into(),
         out,
@@ -431,7 +413,7 @@ pub fn run_command_tree<const N: usize, const S: usize>(
     seed: u64,
     out: &TbOutput,
 ) -> Result<CommandRun, String> {
-    let mut h = tb(
+    let mut h = harness(
         CommandTree::<N, S>::default(),
         |u, c| u.clock.next = c.into(),
         out,
@@ -571,7 +553,7 @@ pub fn run_front_end_monitor<const N: usize, const G: usize, const S: usize>(
     cfg: &MonitorTb,
     out: &TbOutput,
 ) -> Result<MonitorRun, String> {
-    let mut h = tb(
+    let mut h = harness(
         FrontEndMonitor::<N, G, S>::new(chains),
         |u, c| u.clock.next = c.into(),
         out,

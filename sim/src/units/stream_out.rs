@@ -4,9 +4,9 @@
 //! reference model; export units with their co-simulation traces.
 use crate::export::{verilog_of, Unit};
 use crate::gtkw::Group;
-use crate::harness::{Harness, PortTrace};
+use crate::harness::PortTrace;
 use crate::stream_out::golden::{self, Golden, Packet};
-use crate::units::foundation::{finish_waves, TbOutput};
+use crate::units::foundation::{finish_waves, harness, TbOutput};
 use ppu_hdl::prelude::*;
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
 use ppu_hdl::stream_out::so_crossbar::SoCrossbar;
@@ -277,17 +277,12 @@ pub fn run_ssync<
     tb: &SsyncTb,
     out: &TbOutput,
 ) -> Result<SsyncTbResult, String> {
-    let mut h = Harness::new(Ssync::<N, S, O, OB, F>::default(), |u, c| {
-        u.clock.next = c.into()
-    });
-    if let Some(p) = out.vcd {
-        h = h
-            .with_vcd(p, "ssync")
-            .map_err(|e| format!("{}: {}", p.display(), e))?;
-    }
-    if out.record_ports {
-        h = h.with_port_trace();
-    }
+    let mut h = harness(
+        Ssync::<N, S, O, OB, F>::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "ssync",
+    )?;
     for j in &tb.jobs {
         if j.unit >= N {
             return Err(format!("job for SO unit {} of {}", j.unit, N));
@@ -713,15 +708,12 @@ pub struct SoUnitTbResult {
 /// buffer in order with at most `bytes_per_cycle` per transfer (SO-11), nothing for a job that
 /// does not fit (SO-12), payload stable while the memory stalls.
 pub fn run_so_unit(tb: &SoUnitTb, out: &TbOutput) -> Result<SoUnitTbResult, String> {
-    let mut h = Harness::new(SoUnit::default(), |u, c| u.clock.next = c.into());
-    if let Some(p) = out.vcd {
-        h = h
-            .with_vcd(p, "so_unit")
-            .map_err(|e| format!("{}: {}", p.display(), e))?;
-    }
-    if out.record_ports {
-        h = h.with_port_trace();
-    }
+    let mut h = harness(
+        SoUnit::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "so_unit",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(tb.seed);
     let mut res = SoUnitTbResult::default();
     let mut ssobo = [0u32; 4];
@@ -1024,15 +1016,12 @@ pub struct IdGenTbResult {
 /// channels frees it (SO-2), a retire of an ID not in flight raises `violation` (SO-13).
 pub fn run_batch_id_gen(tb: &IdGenTb, out: &TbOutput) -> Result<IdGenTbResult, String> {
     const W: usize = 16;
-    let mut h = Harness::new(RefBatchIdGen::default(), |u, c| u.clock.next = c.into());
-    if let Some(p) = out.vcd {
-        h = h
-            .with_vcd(p, "batch_id_gen")
-            .map_err(|e| format!("{}: {}", p.display(), e))?;
-    }
-    if out.record_ports {
-        h = h.with_port_trace();
-    }
+    let mut h = harness(
+        RefBatchIdGen::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "batch_id_gen",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(tb.seed);
     let mut next: u16 = 0;
     let mut in_flight: Vec<u16> = vec![];
@@ -1150,15 +1139,12 @@ pub struct XbarTbResult {
 /// responses reach exactly the addressed unit and take its ready.
 pub fn run_crossbar(seed: u64, cycles: u64, out: &TbOutput) -> Result<XbarTbResult, String> {
     const N: usize = 4;
-    let mut h = Harness::new(RefCrossbar::default(), |u, c| u.clock.next = c.into());
-    if let Some(p) = out.vcd {
-        h = h
-            .with_vcd(p, "so_crossbar")
-            .map_err(|e| format!("{}: {}", p.display(), e))?;
-    }
-    if out.record_ports {
-        h = h.with_port_trace();
-    }
+    let mut h = harness(
+        RefCrossbar::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "so_crossbar",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut firsts: [Option<FirstRequestFields>; N] = [None; N];
     let mut seconds: [Option<[u32; 4]>; N] = [None; N];
