@@ -241,3 +241,47 @@ fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
     assert_eq!(code, 2);
     assert!(err.contains("nope.x"));
 }
+
+#[test]
+fn x5_example_scenarios_in_docs_run_and_match_the_builtins() {
+    let dir = ppu_sim::export::repo_root().join("docs").join("scenarios");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let trace = ppu_sim::export::repo_root().join("target").join(format!(
+            "docs-{}.jsonl",
+            p.file_stem().unwrap().to_str().unwrap()
+        ));
+        let (code, out, err) = ppu(&[
+            "run",
+            "--scenario",
+            p.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{}: {}{}", p.display(), out, err);
+        ppu_sim::trace::check_trace(&ppu_sim::trace::read_trace(&trace).unwrap()).unwrap();
+        ran += 1;
+    }
+    assert!(ran >= 3);
+    for m in scenario::mechanisms() {
+        let file = dir.join(format!("{}.json", m.unit));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|_| {
+            panic!(
+                "{} missing: cargo run -- run {} --print > it",
+                file.display(),
+                m.unit
+            )
+        });
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v,
+            (m.builtin)(),
+            "{} differs from the built-in scenario",
+            file.display()
+        );
+    }
+}
