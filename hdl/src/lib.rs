@@ -10,6 +10,7 @@
 //! | --- | --- | --- |
 //! | [`msg`] | 25-bit first request, 128-bit response / second request | SO-5, SO-6, SO-7 |
 //! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth; `SkidBuffer` = depth 2 | X-2 |
+//! | [`widgets::block_ram`] | simple dual-port SRAM, synchronous read, mapped to block RAM | SO-3 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
 //! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor | ST-1..ST-7 |
@@ -22,6 +23,7 @@ pub mod widgets;
 /// Re-exports for testbenches and the simulator.
 pub mod prelude {
     pub use crate::msg::*;
+    pub use crate::widgets::block_ram::BlockRam;
     pub use crate::widgets::rr_arbiter::RrArbiter;
     pub use crate::widgets::stream_fifo::{SkidBuffer, StreamFifo};
 }

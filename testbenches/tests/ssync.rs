@@ -156,6 +156,36 @@ fn so3_offset_bundle_between_operations_and_inside_one() {
 }
 
 #[test]
+fn so3_offset_words_from_the_sram_back_to_back_and_into_an_empty_fifo() {
+    // The offset-bundle words live in an SRAM read one cycle ahead: a bundle written into the
+    // slot being read (here: into the empty FIFO, and right behind another bundle) must still
+    // apply its own word, in stream order.
+    let cmds = vec![
+        Cmd::Offset([11, 12, 13, 14]),
+        Cmd::Offset([21, 22, 23, 24]),
+        Cmd::Enable,
+        Cmd::Work,
+        Cmd::Disable,
+        Cmd::Work,
+        Cmd::Offset([31, 32, 33, 34]),
+        Cmd::Enable,
+        Cmd::Work,
+        Cmd::Disable,
+        Cmd::Work,
+        Cmd::Offset([41, 42, 43, 44]),
+    ];
+    let jobs = vec![job(0, 0, 2), job(1, 2, 2)];
+    let t = tb(cmds, jobs);
+    let g = t.golden();
+    assert_eq!(g.tasks[0].offsets, [21, 22, 23, 24]);
+    assert_eq!(g.tasks[1].offsets, [31, 32, 33, 34]);
+    assert_eq!(g.final_ssobo, [41, 42, 43, 44]);
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert_eq!(r.responses.len(), 2);
+    assert_eq!(r.final_ssobo, g.final_ssobo);
+}
+
+#[test]
 fn so13_operation_fifo_at_capacity_backpressures_and_loses_nothing() {
     // 6 offset bundles and 3 operations queued before any SO unit asks: more than 4 entries.
     let mut cmds = vec![];

@@ -26,15 +26,25 @@
 //!   `commit` / `commit_overflow` (a batch/task is accounted this cycle, and whether it did
 //!   not fit), `violation` / `violation_code` (SO-13, registered: one cycle after the cause).
 //!
-//! Operation FIFO (SO-3): register file of `OPS` entries in stream order. An entry is either an
-//! offset bundle (128-bit word) or an operation: start = batch ID of the first work token after
-//! `E`, end = batch ID of the first work token after the following `D` (exclusive), with an
-//! `end_known` bit. Reading (SO-3): an operation is pushed when its start is known and served
-//! at once; its end is written into the same entry when the first work token after `D` arrives.
-//! `E D` with no work token between is an empty operation (nothing is pushed); `D E` with no
-//! work token between continues the open operation. A repeated `E` or `D` is ignored.
+//! Operation FIFO (SO-3): `OPS` entries in stream order. An entry is either an offset bundle
+//! (128-bit word) or an operation: start = batch ID of the first work token after `E`, end =
+//! batch ID of the first work token after the following `D` (exclusive), with an `end_known`
+//! bit. Reading (SO-3): an operation is pushed when its start is known and served at once; its
+//! end is written into the same entry when the first work token after `D` arrives. `E D` with
+//! no work token between is an empty operation (nothing is pushed); `D E` with no work token
+//! between continues the open operation. A repeated `E` or `D` is ignored. Storage: the
+//! offset-bundle words are in an SRAM (`f_word`, a [`BlockRam`] of 2^`OP_BITS` x 128 bits,
+//! synchronous read, no reset; iCE40 block RAM), indexed like the entries; the small fields
+//! (kind, start, end, `end_known`; the end is written later) are registers.
 //! An offset bundle is applied when it reaches the head and no operation is active, so it
-//! takes effect between operations in stream order. A push into a full FIFO is back-pressured
+//! takes effect between operations in stream order. The SRAM is read one cycle ahead at the
+//! next read pointer (the pointer after this cycle's pop), so the word is ready when its entry
+//! reaches the head; a bundle written into the slot being read in the same cycle (pushed into
+//! an empty FIFO, or behind one entry that is popped) has its word read again in the next
+//! cycle (a block-RAM read of the address being written is undefined) and is applied one
+//! cycle later (`word_ok`). The read data is used only for an offset
+//! bundle at the head whose word was read after it was written (otherwise a zero word), so
+//! uninitialized SRAM never reaches an output. A push into a full FIFO is back-pressured
 //! (`cmd_ready` low, SO-13); other commands keep flowing.
 //!
 //! Message table (SO-8, SO-9): entry i holds SO unit i's first request (batch, task, last),
@@ -59,8 +69,10 @@
 //! next cycle (latency 1; `resp_valid` comes from a register). A second request is accounted in
 //! the cycle it arrives if its response has been (or is being) sent. With both messages waiting
 //! in the table, SSYNC sustains one response and one accounted batch/task per cycle. Between
-//! operations: 2 cycles (end detect, load next). One command per cycle.
+//! operations: 2 cycles (end detect, load next); an offset bundle between them adds 1 cycle
+//! (2 if its word was written in the cycle it was read, see above). One command per cycle.
 use crate::msg::{FirstRequest, Msg128};
+use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// `cmd_kind` of a work token.
@@ -144,13 +156,17 @@ pub struct Ssync<
     t_sbbn: [DFF<Msg128>; SO_UNITS],
     // operation FIFO
     f_is_offset: [DFF<Bit>; OPS],
-    f_word: [DFF<Msg128>; OPS],
+    /// Offset-bundle words: SRAM, one 128-bit word per entry (synchronous read).
+    f_word: BlockRam<Msg128, OP_BITS>,
+    /// `f_word.read_data` holds the word of the entry at the head (read after its write).
+    word_ok: DFF<Bit>,
     f_start: [DFF<Bits<14>>; OPS],
     f_end: [DFF<Bits<14>>; OPS],
     f_end_known: [DFF<Bit>; OPS],
     wr_ptr: DFF<Bits<OP_BITS>>,
     rd_ptr: DFF<Bits<OP_BITS>>,
     fill: DFF<Bits<FILL_BITS>>,
+    rd_next: Signal<Local, Bits<OP_BITS>>,
     // command decoder state
     enabled: DFF<Bit>,
     await_start: DFF<Bit>,
@@ -281,13 +297,15 @@ impl<
             t_task: std::array::from_fn(|_| Default::default()),
             t_sbbn: std::array::from_fn(|_| Default::default()),
             f_is_offset: std::array::from_fn(|_| Default::default()),
-            f_word: std::array::from_fn(|_| Default::default()),
+            f_word: Default::default(),
+            word_ok: Default::default(),
             f_start: std::array::from_fn(|_| Default::default()),
             f_end: std::array::from_fn(|_| Default::default()),
             f_end_known: std::array::from_fn(|_| Default::default()),
             wr_ptr: Default::default(),
             rd_ptr: Default::default(),
             fill: Default::default(),
+            rd_next: Default::default(),
             enabled: Default::default(),
             await_start: Default::default(),
             await_end: Default::default(),
@@ -373,6 +391,7 @@ impl<
             wr_ptr,
             rd_ptr,
             fill,
+            word_ok,
             enabled,
             await_start,
             await_end,
@@ -401,12 +420,10 @@ impl<
         }
         for i in 0..OPS {
             self.f_is_offset[i].clock.next = self.clock.val();
-            self.f_word[i].clock.next = self.clock.val();
             self.f_start[i].clock.next = self.clock.val();
             self.f_end[i].clock.next = self.clock.val();
             self.f_end_known[i].clock.next = self.clock.val();
             self.f_is_offset[i].d.next = self.f_is_offset[i].q.val();
-            self.f_word[i].d.next = self.f_word[i].q.val();
             self.f_start[i].d.next = self.f_start[i].q.val();
             self.f_end[i].d.next = self.f_end[i].q.val();
             self.f_end_known[i].d.next = self.f_end_known[i].q.val();
@@ -422,14 +439,12 @@ impl<
         }
         // Head of the operation FIFO.
         self.h_is_offset.next = self.f_is_offset[0].q.val();
-        self.h_word.next = self.f_word[0].q.val();
         self.h_start.next = self.f_start[0].q.val();
         self.h_end.next = self.f_end[0].q.val();
         self.h_end_known.next = self.f_end_known[0].q.val();
         for i in 0..OPS {
             if self.rd_ptr.q.val() == self.slot_index[i].val() {
                 self.h_is_offset.next = self.f_is_offset[i].q.val();
-                self.h_word.next = self.f_word[i].q.val();
                 self.h_start.next = self.f_start[i].q.val();
                 self.h_end.next = self.f_end[i].q.val();
                 self.h_end_known.next = self.f_end_known[i].q.val();
@@ -437,6 +452,11 @@ impl<
         }
         self.empty.next = self.fill.q.val() == bits::<FILL_BITS>(0);
         self.full.next = self.fill.q.val() == self.depth.val();
+        // The SRAM word is used only for a written offset bundle at the head (no X escapes).
+        self.h_word.next = self.zero_msg.val();
+        if self.word_ok.q.val() & self.h_is_offset.val() & !self.empty.val() {
+            self.h_word.next = self.f_word.read_data.val();
+        }
         self.op_done.next = self.active.q.val()
             & self.h_end_known.val()
             & (self.h_end.val() == self.cur_batch.q.val());
@@ -582,8 +602,10 @@ impl<
         self.pop.next = false;
         if !self.active.q.val() & !self.empty.val() {
             if self.h_is_offset.val() {
-                self.ssobo_q.d.next = self.h_word.val();
-                self.pop.next = true;
+                if self.word_ok.q.val() {
+                    self.ssobo_q.d.next = self.h_word.val();
+                    self.pop.next = true;
+                }
             } else {
                 self.active.d.next = true;
                 self.started.d.next = true;
@@ -632,7 +654,6 @@ impl<
         for i in 0..OPS {
             if self.push.val() & (self.wr_ptr.q.val() == self.slot_index[i].val()) {
                 self.f_is_offset[i].d.next = self.cmd_kind.val() == bits::<2>(3);
-                self.f_word[i].d.next = self.cmd_offsets.val();
                 self.f_start[i].d.next = self.cmd_batch_id.val();
                 self.f_end[i].d.next = self.cmd_batch_id.val();
                 self.f_end_known[i].d.next = false;
@@ -653,13 +674,25 @@ impl<
                 self.wr_ptr.d.next = self.wr_ptr.q.val() + bits::<OP_BITS>(1);
             }
         }
+        self.rd_next.next = self.rd_ptr.q.val();
         if self.pop.val() {
             if self.rd_ptr.q.val() == self.last_slot.val() {
-                self.rd_ptr.d.next = bits::<OP_BITS>(0);
+                self.rd_next.next = bits::<OP_BITS>(0);
             } else {
-                self.rd_ptr.d.next = self.rd_ptr.q.val() + bits::<OP_BITS>(1);
+                self.rd_next.next = self.rd_ptr.q.val() + bits::<OP_BITS>(1);
             }
         }
+        self.rd_ptr.d.next = self.rd_next.val();
+        // Offset-bundle words: written at the write pointer; read one cycle ahead at the next
+        // read pointer, so the word is ready when its entry reaches the head. A word written
+        // into the slot read in the same cycle is read again in the next cycle (`word_ok`).
+        self.f_word.clock.next = self.clock.val();
+        self.f_word.write_address.next = self.wr_ptr.q.val();
+        self.f_word.write_data.next = self.cmd_offsets.val();
+        self.f_word.write_enable.next = self.push.val() & (self.cmd_kind.val() == bits::<2>(3));
+        self.f_word.read_address.next = self.rd_next.val();
+        self.word_ok.d.next =
+            !(self.f_word.write_enable.val() & (self.wr_ptr.q.val() == self.rd_next.val()));
         if self.push.val() & !self.pop.val() {
             self.fill.d.next = self.fill.q.val() + bits::<FILL_BITS>(1);
         }
@@ -703,6 +736,8 @@ impl<
             self.wr_ptr.d.next = bits::<OP_BITS>(0);
             self.rd_ptr.d.next = bits::<OP_BITS>(0);
             self.fill.d.next = bits::<FILL_BITS>(0);
+            self.word_ok.d.next = false;
+            self.f_word.write_enable.next = false;
             self.enabled.d.next = false;
             self.await_start.d.next = false;
             self.await_end.d.next = false;
@@ -730,7 +765,6 @@ impl<
                 self.f_start[i].d.next = bits::<14>(0);
                 self.f_end[i].d.next = bits::<14>(0);
                 self.f_end_known[i].d.next = false;
-                self.f_word[i].d.next = self.zero_msg.val();
             }
         }
     }

@@ -1,3 +1,4 @@
 //! Shared hardware widgets: one block per file.
+pub mod block_ram;
 pub mod rr_arbiter;
 pub mod stream_fifo;
