@@ -244,3 +244,19 @@ proptest! {
         prop_assert_eq!(resp, sec);
     }
 }
+
+/// Regression: an offset bundle inside the stream that moves buffer 0's offset back over bytes
+/// an earlier operation was still writing (found by the property test above). The driver now
+/// waits for idle before the bundle, so the buffers equal driver order.
+#[test]
+fn so11_offset_bundle_back_over_bytes_still_being_written_keeps_driver_order() {
+    let sc = random_scenario(422911, 6, 10);
+    let r = run_with_events(
+        &sc,
+        &RunOptions {
+            seed: 422911,
+            ..RunOptions::default()
+        },
+    );
+    assert!(r.is_ok(), "{:?}", r.err());
+}

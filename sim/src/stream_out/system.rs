@@ -9,6 +9,13 @@
 //! - memory: the four stream output buffers behind a frame buffer that accepts at most
 //!   `fb_bytes_per_cycle` bytes per cycle (SO units served round-robin).
 //!
+//! Reading (SO-3, SO-11): the driver sends an offset bundle only when every SO unit is idle
+//! and no streamed batch/task is queued, as a driver that rebinds stream-output targets first
+//! waits for idle. SSYNC applies the bundle between operations in stream order, but SO units
+//! write in parallel: if the new offsets point back into bytes an earlier operation is still
+//! writing, the two writes would land in no defined order and the buffers could differ from
+//! driver order. (Seen with a random scenario, seed 422911, before this wait was added.)
+//!
 //! Every run is checked against the golden model ([`super::golden`]): each response's offsets
 //! and order, each second request's bytes, retire order, overflow decisions, the final SSOBOs
 //! and the final contents of every buffer (SO-11). A mismatch is a [`RunError::Violation`].
@@ -179,6 +186,8 @@ fn simulate<const N: usize, const S: usize>(
     let mut rr = 0usize;
     let mut idle = 0u64;
     let mut quiet = 0u64;
+    // Every SO unit idle and no streamed task queued (sampled at the end of the last cycle).
+    let mut so_idle = true;
     let to_err = |e: crate::harness::NoConvergence| RunError::Violation(e.to_string());
     for cycle in 0..plan.max_cycles {
         let reset = cycle == 0;
@@ -191,7 +200,8 @@ fn simulate<const N: usize, const S: usize>(
         let (cmd_kind, cmd_valid, offsets) = match step {
             Some(Step::Enable) => (ssync::CMD_ENABLE, true, [0; 4]),
             Some(Step::Disable) => (ssync::CMD_DISABLE, true, [0; 4]),
-            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, true, *o),
+            // Wait for idle before rebinding the offsets (see the module documentation).
+            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, so_idle, *o),
             Some(Step::Batch { .. }) => (ssync::CMD_WORK, held_id.is_some(), [0; 4]),
             None => (ssync::CMD_WORK, false, [0; 4]),
         };
@@ -507,6 +517,7 @@ fn simulate<const N: usize, const S: usize>(
             progress = true;
         }
         let busy = (0..N).any(|i| u.so[i].busy.val());
+        so_idle = mpc.iter().all(VecDeque::is_empty) && !busy;
         let finished = step_pos == plan.steps.len()
             && held_id.is_none()
             && mpc.iter().all(VecDeque::is_empty)
