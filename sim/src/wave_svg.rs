@@ -24,11 +24,12 @@ fn bits_to_hex(bits: &str) -> String {
 }
 
 /// Render `signals` (full paths; empty: the top scope's signals, at most 20) of `vcd_path`
-/// up to time `until` into `svg_path`.
+/// from time `from` (ns, default 0) up to time `until` into `svg_path`.
 pub fn render_file(
     vcd_path: &Path,
     svg_path: &Path,
     signals: &[String],
+    from: Option<u64>,
     until: Option<u64>,
 ) -> Result<(), String> {
     let f = File::open(vcd_path).map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
@@ -96,13 +97,16 @@ pub fn render_file(
         }
     }
     let end = if until.is_some() { limit.min(now) } else { now }.max(1);
+    let start = from.unwrap_or(0).min(end - 1);
     let (name_w, plot_w, row_h) = (220i32, 1000i32, 28i32);
     let height = row_h * traces.len() as i32 + 40;
     let root = SVGBackend::new(svg_path, ((name_w + plot_w + 20) as u32, height as u32))
         .into_drawing_area();
     let e = |x: &dyn std::fmt::Display| format!("{}: {}", svg_path.display(), x);
     root.fill(&WHITE).map_err(|x| e(&x))?;
-    let xs = |t: u64| name_w + ((t.min(end) as f64 / end as f64) * plot_w as f64) as i32;
+    let span = (end - start) as f64;
+    let xs =
+        |t: u64| name_w + (((t.clamp(start, end) - start) as f64 / span) * plot_w as f64) as i32;
     let font = ("monospace", 13).into_font();
     let green = RGBColor(0, 120, 0);
     for (r, tr) in traces.iter().enumerate() {
@@ -122,8 +126,8 @@ pub fn render_file(
         let mut segs: Vec<(u64, u64, String)> = vec![];
         for (i, (t, v)) in tr.changes.iter().enumerate() {
             let t_next = tr.changes.get(i + 1).map(|c| c.0).unwrap_or(end);
-            if *t < end {
-                segs.push((*t, t_next, v.clone()));
+            if *t < end && t_next > start {
+                segs.push(((*t).max(start), t_next, v.clone()));
             }
         }
         if tr.width == 1 {
@@ -160,7 +164,7 @@ pub fn render_file(
         }
     }
     root.draw(&Text::new(
-        format!("0 .. {} ns", end),
+        format!("{} .. {} ns", start, end),
         (name_w, height - 16),
         font,
     ))

@@ -110,6 +110,9 @@ struct WavesArgs {
     /// Signals to draw with --render (full paths `scope.sub.name`; default: the top scope's).
     #[arg(long, value_delimiter = ',')]
     signals: Vec<String>,
+    /// First time (ns) drawn with --render.
+    #[arg(long)]
+    from: Option<u64>,
     /// Last time (ns) drawn with --render.
     #[arg(long)]
     until: Option<u64>,
@@ -299,7 +302,7 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
 
 fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
     if let (Some(vcd), Some(svg)) = (a.render, a.svg) {
-        wave_svg::render_file(&vcd, &svg, &a.signals, a.until).map_err(|e| fail(2, e))?;
+        wave_svg::render_file(&vcd, &svg, &a.signals, a.from, a.until).map_err(|e| fail(2, e))?;
         println!("wrote {}", svg.display());
         return Ok(());
     }

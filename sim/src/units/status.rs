@@ -654,52 +654,55 @@ pub fn run_front_end_monitor<const N: usize, const G: usize, const S: usize>(
         model.clock(&i, reset);
         h.step().map_err(|e| e.to_string())?;
     }
-    run.ports = finish_waves(h, out, |vars| {
-        let t = "front_end_monitor";
-        vec![
-            Group::new("control").sigs(
-                t,
-                &[
-                    "clock",
-                    "reset",
-                    "drain_mode",
-                    "switch_valid",
-                    "switch_ready",
-                    "phase",
-                ],
-                vars,
-            ),
-            Group::new("roll-up").sigs(
-                t,
-                &[
-                    "conn_halted$0",
-                    "conn_halted$1",
-                    "conn_empty$0",
-                    "conn_not_quiescent$0",
-                    "all_halted_seen",
-                ],
-                vars,
-            ),
-            Group::new("commands").sigs(t, &["cmd_halt", "cmd_reset", "feed_stop"], vars),
-            Group::new("context store").sigs(
-                t,
-                &[
-                    "store_req",
-                    "store_done",
-                    "restore_req",
-                    "restore_done",
-                    "violation",
-                ],
-                vars,
-            ),
-            Group::new("watchdog").sigs(
-                t,
-                &["progress", "deadlock", "line_resume", "line_reset"],
-                vars,
-            ),
-        ]
-    })?;
+    run.ports = finish_waves(h, out, monitor_groups)?;
     Ok(run)
+}
+
+/// The GTKWave groups of a front-end monitor VCD (`vars` from the VCD).
+fn monitor_groups(vars: &[(String, u32)]) -> Vec<Group> {
+    let t = "front_end_monitor";
+    vec![
+        Group::new("control").sigs(
+            t,
+            &[
+                "clock",
+                "reset",
+                "drain_mode",
+                "switch_valid",
+                "switch_ready",
+                "phase",
+            ],
+            vars,
+        ),
+        Group::new("roll-up").sigs(
+            t,
+            &[
+                "conn_halted$0",
+                "conn_halted$1",
+                "conn_empty$0",
+                "conn_not_quiescent$0",
+                "all_halted_seen",
+            ],
+            vars,
+        ),
+        Group::new("commands").sigs(t, &["cmd_halt", "cmd_reset", "feed_stop"], vars),
+        Group::new("context store").sigs(
+            t,
+            &[
+                "store_req",
+                "store_done",
+                "restore_req",
+                "restore_done",
+                "violation",
+            ],
+            vars,
+        ),
+        Group::new("watchdog").sigs(
+            t,
+            &["progress", "deadlock", "line_resume", "line_reset"],
+            vars,
+        ),
+    ]
 }
 
 /// Write the canonical waves of the status units into `dir`.
@@ -725,7 +728,22 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         },
         &o(&p),
     )?;
+    // The monitor inside the built-in status-system scenario: real context switches and
+    // deadlock removals of a pipeline (SPEC ST-5, ST-7).
+    let p = dir.join("status_system.vcd");
+    let mut cfg =
+        crate::status::scenario::system_config(&crate::status::scenario::builtin_system(), 1)
+            .map_err(|e| e.to_string())?;
+    cfg.vcd = Some(p.clone());
+    crate::status::system::run(&cfg, None).map_err(|e| e.to_string())?;
+    let summary = crate::vcd_check::check_vcd(&p)?;
+    // Open the view just before the first commanded switch.
+    let first_switch = cfg.commands.first().map(|c| c.0).unwrap_or(0);
+    let start = crate::harness::PERIOD * first_switch.saturating_sub(5);
+    crate::gtkw::write_beside_from(&p, start, summary.end_time, &monitor_groups(&summary.vars))
+        .map_err(|e| e.to_string())?;
     Ok(vec![
+        "status_system".into(),
         "status_fsm".into(),
         "rollup_tree".into(),
         "command_tree".into(),
