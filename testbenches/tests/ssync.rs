@@ -6,6 +6,15 @@ use ppu_sim::units::foundation::TbOutput;
 use ppu_sim::units::stream_out::{run_ssync, Cmd, SoJob, SsyncTb};
 use proptest::prelude::*;
 
+/// Run a directed testbench with its waves in `waves/<name>.vcd` (+ `.gtkw`).
+fn with_waves<R>(name: &str, f: impl FnOnce(&TbOutput) -> R) -> R {
+    let vcd = repo_root().join("waves").join(format!("{}.vcd", name));
+    f(&TbOutput {
+        vcd: Some(&vcd),
+        record_ports: false,
+    })
+}
+
 fn job(unit: usize, batch: usize, first_at: u64) -> SoJob {
     SoJob {
         unit,
@@ -96,7 +105,10 @@ fn so8_second_request_before_response() {
             ..job(b, b, 40 - 4 * b as u64)
         })
         .collect();
-    let r = run_ssync::<8, 3, 4, 2, 3>(&tb(stream(8), jobs), &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_second_before_response", |o| {
+        run_ssync::<8, 3, 4, 2, 3>(&tb(stream(8), jobs), o)
+    })
+    .unwrap();
     assert_eq!(r.responses.len(), 8);
     assert!(
         r.peak_responses_per_8 >= 6,
@@ -124,7 +136,10 @@ fn so10_split_batches_with_tasks_on_different_so_units() {
             });
         }
     }
-    let r = run_ssync::<4, 2, 4, 2, 3>(&tb(stream(4), jobs), &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_split_batches", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&tb(stream(4), jobs), o)
+    })
+    .unwrap();
     assert_eq!(r.responses.len(), 12);
     assert_eq!(r.retired, vec![100, 101, 102, 103]);
 }
@@ -151,7 +166,10 @@ fn so3_offset_bundle_between_operations_and_inside_one() {
     let t = tb(cmds, jobs);
     let g = t.golden();
     assert_eq!(g.tasks[2].offsets, [7, 0, 0, 0]);
-    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_offset_bundles", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&t, o)
+    })
+    .unwrap();
     assert_eq!(r.final_ssobo, g.final_ssobo);
 }
 
@@ -206,7 +224,10 @@ fn so13_operation_fifo_at_capacity_backpressures_and_loses_nothing() {
         job(0, 6, 200),
         job(1, 7, 200),
     ];
-    let r = run_ssync::<4, 2, 4, 2, 3>(&tb(cmds, jobs), &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_fifo_at_capacity", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&tb(cmds, jobs), o)
+    })
+    .unwrap();
     assert!(r.cmd_stall_cycles > 0, "the operation FIFO never filled");
     assert_eq!(r.responses.len(), 6);
 }
@@ -217,7 +238,7 @@ fn so12_overflow_of_one_buffer_writes_nothing_and_counts() {
     t.sizes = [1 << 20, 1 << 20, 30, 1 << 20]; // buffer 2: room for three batches of 8
     let g = t.golden();
     assert!(g.overflows > 0);
-    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_overflow", |o| run_ssync::<4, 2, 4, 2, 3>(&t, o)).unwrap();
     assert_eq!(r.overflow_count, g.overflows);
 }
 
@@ -231,7 +252,10 @@ fn so13_second_request_without_first_is_flagged_and_nothing_lost() {
         bogus: true,
         ..job(3, 0, 5)
     });
-    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    let r = with_waves("ssync_second_without_first", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&t, o)
+    })
+    .unwrap();
     let codes: Vec<u64> = r.violations.iter().map(|v| v.1).collect();
     assert_eq!(codes, vec![1], "{:?}", r.violations);
     // The good batches were all answered with golden offsets and retired in order.

@@ -98,7 +98,14 @@ fn gather_pipeline(threshold: u16) -> SystemConfig {
 
 #[test]
 fn st7_gather_deadlock_is_detected_and_removed() {
-    let (r, events) = run_traced(&gather_pipeline(40)).unwrap();
+    let vcd = ppu_sim::export::repo_root()
+        .join("waves")
+        .join("status_deadlock.vcd");
+    let cfg = SystemConfig {
+        vcd: Some(vcd.clone()),
+        ..gather_pipeline(40)
+    };
+    let (r, events) = run_traced(&cfg).unwrap();
     assert!(r.deadlocks >= 1);
     check_outputs(&events, &[50]);
     let dl = events
@@ -115,6 +122,7 @@ fn st7_gather_deadlock_is_detected_and_removed() {
             && e["cycle"].as_u64().unwrap() == c + 3),
         "the resume reaches unit 1 TREE_STAGES cycles after the detection"
     );
+    ppu_sim::units::status::monitor_save_file(&vcd, c.saturating_sub(10)).unwrap();
     // Without the watchdog the same pipeline never finishes: the deadlock is real.
     let err = system::run(&gather_pipeline(0), None).unwrap_err();
     assert!(matches!(err, RunError::Violation(_)), "{:?}", err);

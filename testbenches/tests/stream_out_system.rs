@@ -117,7 +117,15 @@ fn so12_overflow_of_one_buffer_in_the_system() {
         "config":{"so_units":2,"so_bytes_per_cycle":8,"fb_bytes_per_cycle":16,
                   "buffer_bytes":[4096,1000,4096,0],"stride":[16,12,0,0],"latency":[3,30]},
         "packets":[{"kind":"enable"},{"kind":"work","vertices":200},{"kind":"disable"}]});
-    let (_, ev) = run_with_events(&sc, &RunOptions::default()).unwrap();
+    let opts = RunOptions {
+        vcd: Some(
+            ppu_sim::export::repo_root()
+                .join("waves")
+                .join("stream_out_overflow.vcd"),
+        ),
+        ..RunOptions::default()
+    };
+    let (_, ev) = run_with_events(&sc, &opts).unwrap();
     let done = ev.last().unwrap();
     assert!(!events_of(&ev, "overflow").is_empty());
     assert!(done["bytes_written"][1].as_u64().unwrap() <= 1000);

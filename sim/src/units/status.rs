@@ -705,6 +705,15 @@ fn monitor_groups(vars: &[(String, u32)]) -> Vec<Group> {
     ]
 }
 
+/// Check a front-end monitor VCD written by a status-system run (`SystemConfig::vcd`) and write
+/// its GTKWave save file, the view opening at `from_cycle`.
+pub fn monitor_save_file(vcd: &Path, from_cycle: u64) -> Result<(), String> {
+    let summary = crate::vcd_check::check_vcd(vcd)?;
+    let start = crate::harness::PERIOD * from_cycle;
+    crate::gtkw::write_beside_from(vcd, start, summary.end_time, &monitor_groups(&summary.vars))
+        .map_err(|e| e.to_string())
+}
+
 /// Write the canonical waves of the status units into `dir`.
 pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
     fn o(p: &Path) -> TbOutput<'_> {
@@ -736,12 +745,9 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
             .map_err(|e| e.to_string())?;
     cfg.vcd = Some(p.clone());
     crate::status::system::run(&cfg, None).map_err(|e| e.to_string())?;
-    let summary = crate::vcd_check::check_vcd(&p)?;
     // Open the view just before the first commanded switch.
     let first_switch = cfg.commands.first().map(|c| c.0).unwrap_or(0);
-    let start = crate::harness::PERIOD * first_switch.saturating_sub(5);
-    crate::gtkw::write_beside_from(&p, start, summary.end_time, &monitor_groups(&summary.vars))
-        .map_err(|e| e.to_string())?;
+    monitor_save_file(&p, first_switch.saturating_sub(5))?;
     Ok(vec![
         "status_system".into(),
         "status_fsm".into(),
