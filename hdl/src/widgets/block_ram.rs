@@ -9,6 +9,15 @@
 //! of the address written in the same cycle returns the old word in simulation (Rust, Icarus,
 //! Verilator) but is undefined in the block RAM: a user must not use the read data of such a
 //! cycle (read the address again one cycle later, or bypass).
+//!
+//! SPEC: storage of SSYNC's operation FIFO words (SO-3, "SRAM-style"). X-2 exception: a memory
+//! array has no `reset`; its users reset their pointers and valid bits instead (as `Ssync` does).
+//!
+//! Ports: `clock`; `read_address` → `read_data` (registered); `write_address`, `write_data`,
+//! `write_enable`.
+//!
+//! Timing: read latency 1 cycle (address in cycle t, data in cycle t+1); one read and one
+//! write per cycle. Exported and co-simulated as part of `ssync` (not a top unit of its own).
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
