@@ -10,7 +10,7 @@
 //!
 //! Optionally records a VCD ([`crate::vcd_out`]) and the top-level port values of every cycle
 //! ([`PortTrace`]) for co-simulation against the exported Verilog ([`crate::cosim`]).
-use crate::vcd_out::VcdRecorder;
+use crate::vcd::writer::VcdRecorder;
 use rust_hdl::prelude::*;
 use std::fmt;
 use std::path::Path;

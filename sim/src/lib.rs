@@ -1,36 +1,50 @@
 //! # ppu-sim — cycle harness, golden models, system simulations and the `ppu` command line
 //!
+//! The shared kit (names no mechanism):
+//!
 //! | module | what | SPEC |
 //! | --- | --- | --- |
 //! | [`harness`] | steps any rust-hdl block directly, VCD and port recording | X-3 |
-//! | [`vcd_out`], [`vcd_check`], [`gtkw`] | VCD writer, independent read-back, GTKWave save files | X-3 |
-//! | [`export`], [`lint`], [`cosim`], [`synth`], [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
+//! | [`tb`] | testbench kit: waves, harness set-up, GTKWave save files, valid/ready monitor | X-2, X-3 |
+//! | [`vcd`] | VCD writer, independent read-back, GTKWave save files, SVG | X-3 |
+//! | [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
 //! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
-//! | [`units`] | testbench drivers with golden models | X-2, X-3 |
-//! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment | SO-1..SO-14 |
-//! | [`status`] | unit status reporting: golden models, system simulation, scenarios, bench | ST-1..ST-9 |
+//! | [`bench`], [`plot`], [`progress`] | benchmark plumbing, SVG charts, progress bars | X-6 |
+//! | [`mechanism`] | what a mechanism contributes: runners, benches, units, waves | X-1 |
+//!
+//! The mechanisms, each in its own folder, importing the shared kit and never each other:
+//!
+//! | module | what | SPEC |
+//! | --- | --- | --- |
+//! | [`widgets`] | testbenches of the shared FIFO and arbiter, the harness benchmark | X-1..X-3 |
+//! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment, unit testbenches | SO-1..SO-14 |
+//! | [`status`] | unit status reporting: golden models, system simulation, scenarios, bench, unit testbenches | ST-1..ST-9 |
+//!
+//! [`registry`] is the one file that lists every mechanism.
 pub mod bench;
-pub mod cosim;
 pub mod eda;
-pub mod export;
-pub mod gtkw;
 pub mod harness;
-pub mod harness_bench;
-pub mod lint;
+pub mod mechanism;
 pub mod plot;
 pub mod progress;
+pub mod registry;
 pub mod scenario;
 pub mod status;
 pub mod stream_out;
-pub mod synth;
+pub mod tb;
 pub mod trace;
-pub mod units;
-pub mod vcd_check;
-pub mod vcd_out;
-pub mod wave_svg;
-pub mod waves;
+pub mod vcd;
+pub mod widgets;
 
 pub use ppu_hdl;
+
+/// The repository root (the workspace folder holding `waves/`, `synth/`, `docs/`).
+pub fn repo_root() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| here.to_path_buf())
+}
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]

@@ -81,21 +81,14 @@ pub struct RunSummary {
     pub figures: Vec<(String, String)>,
 }
 
-/// A mechanism's scenario runner.
-pub struct Mechanism {
+/// A scenario runner: the system simulation of one SPEC X-5 `unit`.
+pub struct ScenarioRunner {
     /// The scenario `unit` it runs.
     pub unit: &'static str,
     /// The built-in scenario of `ppu run <unit>`.
     pub builtin: fn() -> Value,
     /// Validate and run a scenario (the whole JSON object).
     pub run: fn(&Value, &RunOptions) -> Result<RunSummary, RunError>,
-}
-
-/// Every mechanism implemented in this build.
-pub fn mechanisms() -> Vec<Mechanism> {
-    let mut all: Vec<Mechanism> = vec![crate::stream_out::scenario::mechanism()];
-    all.extend(crate::status::scenario::mechanisms());
-    all
 }
 
 /// Deserialize `value` strictly into `T` (use `#[serde(deny_unknown_fields)]` on `T`); errors
@@ -151,24 +144,4 @@ pub fn read(path: &Path) -> Result<Value, RunError> {
             ),
         )
     })
-}
-
-/// Run a parsed scenario with the mechanism its `unit` names.
-pub fn run_value(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
-    let unit = unit_of(value)?;
-    let mech = mechanisms()
-        .into_iter()
-        .find(|m| m.unit == unit)
-        .ok_or_else(|| {
-            RunError::invalid(
-                "unit",
-                format!("`{}` is not implemented in this build yet", unit),
-            )
-        })?;
-    (mech.run)(value, opts)
-}
-
-/// Read and run a scenario file.
-pub fn run_file(path: &Path, opts: &RunOptions) -> Result<RunSummary, RunError> {
-    run_value(&read(path)?, opts)
 }

@@ -1,6 +1,7 @@
 //! The `ppu` command line: exit statuses, error messages naming the field, no panic
 //! on any scenario file, subcommands and --help.
-use ppu_sim::scenario::{self, RunError, RunOptions};
+use ppu_sim::registry;
+use ppu_sim::scenario::{RunError, RunOptions};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -19,9 +20,7 @@ fn ppu(args: &[&str]) -> (i32, String, String) {
 }
 
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = ppu_sim::export::repo_root()
-        .join("target")
-        .join("cli-tests");
+    let dir = ppu_sim::repo_root().join("target").join("cli-tests");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -76,12 +75,12 @@ fn x5_malformed_scenario_files_exit_2_naming_the_problem() {
 
 #[test]
 fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
-    for m in scenario::mechanisms() {
+    for m in registry::scenario_runners() {
         let mut top = (m.builtin)();
         top.as_object_mut()
             .unwrap()
             .insert("surprise".into(), json!(1));
-        let e = scenario::run_value(&top, &RunOptions::default()).unwrap_err();
+        let e = registry::run_value(&top, &RunOptions::default()).unwrap_err();
         assert_eq!(e.exit_code(), 2, "{}: {}", m.unit, e);
         assert!(e.to_string().contains("surprise"), "{}: {}", m.unit, e);
         let mut cfg = (m.builtin)();
@@ -89,7 +88,7 @@ fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
             .as_object_mut()
             .unwrap()
             .insert("bogus_knob".into(), json!(true));
-        let e = scenario::run_value(&cfg, &RunOptions::default()).unwrap_err();
+        let e = registry::run_value(&cfg, &RunOptions::default()).unwrap_err();
         assert_eq!(e.exit_code(), 2, "{}: {}", m.unit, e);
         assert!(e.to_string().contains("bogus_knob"), "{}: {}", m.unit, e);
     }
@@ -97,8 +96,8 @@ fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
 
 #[test]
 fn x5_builtin_scenarios_run_and_write_ordered_traces() {
-    for m in scenario::mechanisms() {
-        let trace = ppu_sim::export::repo_root()
+    for m in registry::scenario_runners() {
+        let trace = ppu_sim::repo_root()
             .join("target")
             .join(format!("cli-{}.jsonl", m.unit));
         let (code, out, err) = ppu(&["run", m.unit, "--trace", trace.to_str().unwrap()]);
@@ -160,14 +159,14 @@ proptest! {
         rep in replacement(),
         remove in any::<bool>(),
     ) {
-        let mechs = scenario::mechanisms();
+        let mechs = registry::scenario_runners();
         if mechs.is_empty() {
             return Ok(());
         }
         let m = &mechs[unit % mechs.len()];
         let mut v = (m.builtin)();
         mutate(&mut v, &path, &rep, remove);
-        let result = std::panic::catch_unwind(|| scenario::run_value(&v, &RunOptions::default()));
+        let result = std::panic::catch_unwind(|| registry::run_value(&v, &RunOptions::default()));
         prop_assert!(result.is_ok(), "{} panicked on {}", m.unit, v);
         if let Ok(Err(e)) = result {
             prop_assert!(matches!(e, RunError::Invalid(_) | RunError::Violation(_)), "{}", e);
@@ -177,12 +176,10 @@ proptest! {
 
 #[test]
 fn x4_export_writes_one_file_per_unit_with_its_module_name() {
-    let dir = ppu_sim::export::repo_root()
-        .join("target")
-        .join("cli-export");
+    let dir = ppu_sim::repo_root().join("target").join("cli-export");
     let (code, out, err) = ppu(&["export", "--out", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{}", err);
-    for u in ppu_sim::export::units() {
+    for u in ppu_sim::registry::units() {
         let text = std::fs::read_to_string(dir.join(format!("{}.v", u.name))).unwrap();
         assert!(text.contains(&format!("module {}(", u.name)));
         assert!(out.contains(&format!("{}.v", u.name)));
@@ -208,9 +205,7 @@ fn x3_bench_harness_quick_reports_both_engines() {
 
 #[test]
 fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
-    let dir = ppu_sim::export::repo_root()
-        .join("target")
-        .join("cli-waves");
+    let dir = ppu_sim::repo_root().join("target").join("cli-waves");
     let (code, _, err) = ppu(&["waves", "--dir", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{}", err);
     let svg = dir.join("fifo.svg");
@@ -244,14 +239,14 @@ fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
 
 #[test]
 fn x5_example_scenarios_in_docs_run_and_match_the_builtins() {
-    let dir = ppu_sim::export::repo_root().join("docs").join("scenarios");
+    let dir = ppu_sim::repo_root().join("docs").join("scenarios");
     let mut ran = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let p = entry.unwrap().path();
         if p.extension().and_then(|e| e.to_str()) != Some("json") {
             continue;
         }
-        let trace = ppu_sim::export::repo_root().join("target").join(format!(
+        let trace = ppu_sim::repo_root().join("target").join(format!(
             "docs-{}.jsonl",
             p.file_stem().unwrap().to_str().unwrap()
         ));
@@ -267,7 +262,7 @@ fn x5_example_scenarios_in_docs_run_and_match_the_builtins() {
         ran += 1;
     }
     assert!(ran >= 3);
-    for m in scenario::mechanisms() {
+    for m in registry::scenario_runners() {
         let file = dir.join(format!("{}.json", m.unit));
         let text = std::fs::read_to_string(&file).unwrap_or_else(|_| {
             panic!(

@@ -1,6 +1,7 @@
 //! Synthesis flow: Yosys + nextpnr on a real unit, figures checked against the design's
 //! known register count; synth/REPORT.md has a row per exported unit.
-use ppu_sim::{eda, export, synth};
+use ppu_sim::eda::{self, synth};
+use ppu_sim::registry;
 
 #[test]
 fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
@@ -8,7 +9,7 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
         return;
     };
     let nextpnr = eda::tool_for_test("nextpnr-ice40", "place and route");
-    let u = export::unit("stream_fifo").unwrap();
+    let u = registry::unit("stream_fifo").unwrap();
     let dir = eda::scratch_dir("synth-test").unwrap();
     let row = synth::synthesize(
         &yosys,
@@ -32,7 +33,7 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
 
 #[test]
 fn x4_io_wrapper_ports_follow_the_exported_module() {
-    let v = (export::unit("rr_arbiter").unwrap().verilog)();
+    let v = (registry::unit("rr_arbiter").unwrap().verilog)();
     let ports = synth::ports_of(&v, "rr_arbiter");
     let width = |n: &str| ports.iter().find(|p| p.name == n).map(|p| p.width);
     assert_eq!(width("req_data$3"), Some(25));
@@ -43,10 +44,10 @@ fn x4_io_wrapper_ports_follow_the_exported_module() {
 
 #[test]
 fn x4_report_has_a_row_per_exported_unit() {
-    let path = export::repo_root().join("synth").join("REPORT.md");
+    let path = ppu_sim::repo_root().join("synth").join("REPORT.md");
     let text = std::fs::read_to_string(&path).expect("synth/REPORT.md is committed");
     let rows = synth::units_in_report(&text);
-    for u in export::units() {
+    for u in registry::units() {
         assert!(
             rows.iter().any(|r| r == u.name),
             "synth/REPORT.md has no row for {}: run `cargo run --release -- synth`",

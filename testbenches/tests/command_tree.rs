@@ -1,9 +1,9 @@
 //! CommandTree testbench (ST-4, ST-5, ST-7): broadcast halt/reset/resume and per-unit lines reach
 //! every unit exactly TREE_STAGES cycles later, against the golden delay-line model.
 //! Lint and co-simulation of the exported `command_tree`: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::status::run_command_tree;
+use ppu_sim::repo_root;
+use ppu_sim::status::tb::run_command_tree;
+use ppu_sim::tb::TbOutput;
 
 #[test]
 fn st4_reference_command_tree_and_waves() {

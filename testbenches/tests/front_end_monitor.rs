@@ -1,9 +1,9 @@
 //! FrontEndMonitor testbench (ST-5, ST-7): the context-switch sequence and the deadlock
 //! watchdog against the golden monitor model, halt and drain protocols, random environments.
 //! Lint and co-simulation of the exported `front_end_monitor`: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::status::{run_front_end_monitor, MonitorTb, REF_CHAINS};
+use ppu_sim::repo_root;
+use ppu_sim::status::tb::{run_front_end_monitor, MonitorTb, REF_CHAINS};
+use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
 #[test]

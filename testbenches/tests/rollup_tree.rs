@@ -1,9 +1,9 @@
 //! RollupTree testbench (ST-4): random trees (chains) and stage counts against the golden
 //! delay-line-of-ANDs model; the front end sees "all halted" exactly TREE_STAGES cycles after
 //! every unit is HALTED. Lint and co-simulation of the exported `rollup_tree`: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::status::{run_rollup_tree, RollupRun, REF_CHAINS};
+use ppu_sim::repo_root;
+use ppu_sim::status::tb::{run_rollup_tree, RollupRun, REF_CHAINS};
+use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

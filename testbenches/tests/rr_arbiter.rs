@@ -1,9 +1,8 @@
 //! RrArbiter testbench: random valid/ready against the round-robin reference model,
 //! per-requester scoreboards, grant stability, fairness, reset in flight, the violation output.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::{
-    arbiter_violation_on_dropped_valid, run_arbiter, TbConfig, TbOutput,
-};
+use ppu_sim::repo_root;
+use ppu_sim::tb::TbOutput;
+use ppu_sim::widgets::{arbiter_violation_on_dropped_valid, run_arbiter, TbConfig};
 
 #[test]
 fn x2_arbiter_matches_round_robin_model_and_writes_waves() {

@@ -1,8 +1,8 @@
 //! SO unit, batch-ID generator and crossbar testbenches (SO-1, SO-2, SO-5, SO-7, SO-8, SO-11,
 //! SO-12, SO-13) against reference models. Lint and co-simulation: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::stream_out::{run_batch_id_gen, run_crossbar, run_so_unit, IdGenTb, SoUnitTb};
+use ppu_sim::repo_root;
+use ppu_sim::stream_out::tb::{run_batch_id_gen, run_crossbar, run_so_unit, IdGenTb, SoUnitTb};
+use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
 #[test]

@@ -1,9 +1,9 @@
 //! SSYNC testbenches (SO-2..SO-10, SO-12, SO-13): scripted SO units and WDU commands, every
 //! response checked against the golden model (offsets and order), retire order, overflow
 //! commits, final SSOBOs and statistics. Lint and co-simulation: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::stream_out::{run_ssync, Cmd, SoJob, SsyncTb};
+use ppu_sim::repo_root;
+use ppu_sim::stream_out::tb::{run_ssync, Cmd, SoJob, SsyncTb};
+use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
 /// Run a directed testbench with its waves in `waves/<name>.vcd` (+ `.gtkw`).

@@ -1,10 +1,10 @@
 //! StatusFsm testbench (ST-1, ST-2, ST-3): every row of the ST-3 table by a directed test, random
 //! input vectors against the golden next-state function, reset from every state, waves.
 //! Lint and co-simulation of the exported `status_fsm`: tests/verilog.rs.
-use ppu_sim::export::repo_root;
+use ppu_sim::repo_root;
 use ppu_sim::status::golden::{next_state, From, Inputs, State, TABLE};
-use ppu_sim::units::foundation::TbOutput;
-use ppu_sim::units::status::{random_vectors, run_status_fsm};
+use ppu_sim::status::tb::{random_vectors, run_status_fsm};
+use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
 fn reset() -> Inputs {

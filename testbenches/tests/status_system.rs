@@ -4,7 +4,8 @@
 //! printed), the trace follows the ST-5 sequence, malformed scenarios exit 2 naming the field,
 //! and the ST-9 trend holds in a quick bench.
 use ppu_sim::bench::BenchOptions;
-use ppu_sim::scenario::{run_value, RunError, RunOptions};
+use ppu_sim::registry::run_value;
+use ppu_sim::scenario::{RunError, RunOptions};
 use ppu_sim::status::bench;
 use ppu_sim::status::golden::{next_state, Inputs, State};
 use ppu_sim::status::scenario::{builtin_fsm, builtin_system, system_config};
@@ -98,7 +99,7 @@ fn gather_pipeline(threshold: u16) -> SystemConfig {
 
 #[test]
 fn st7_gather_deadlock_is_detected_and_removed() {
-    let vcd = ppu_sim::export::repo_root()
+    let vcd = ppu_sim::repo_root()
         .join("waves")
         .join("status_deadlock.vcd");
     let cfg = SystemConfig {
@@ -122,7 +123,7 @@ fn st7_gather_deadlock_is_detected_and_removed() {
             && e["cycle"].as_u64().unwrap() == c + 3),
         "the resume reaches unit 1 TREE_STAGES cycles after the detection"
     );
-    ppu_sim::units::status::monitor_save_file(&vcd, c.saturating_sub(10)).unwrap();
+    ppu_sim::status::tb::monitor_save_file(&vcd, c.saturating_sub(10)).unwrap();
     // Without the watchdog the same pipeline never finishes: the deadlock is real.
     let err = system::run(&gather_pipeline(0), None).unwrap_err();
     assert!(matches!(err, RunError::Violation(_)), "{:?}", err);

@@ -1,7 +1,8 @@
 //! StreamFifo testbench: random valid/ready against a queue model, power-of-two
 //! and other depths, reset in flight, waves. Lint and co-simulation of the exported unit: tests/verilog.rs.
-use ppu_sim::export::repo_root;
-use ppu_sim::units::foundation::{run_fifo, TbConfig, TbOutput};
+use ppu_sim::repo_root;
+use ppu_sim::tb::TbOutput;
+use ppu_sim::widgets::{run_fifo, TbConfig};
 
 fn cfg(seed: u64) -> TbConfig {
     TbConfig {

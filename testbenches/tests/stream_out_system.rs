@@ -2,7 +2,8 @@
 //! SSYNC, crossbar, SO units) with behavioural driver, shaders and memory, checked every run
 //! against the golden model (offsets, order, retire order, final buffer contents). Scenario
 //! parsing and the trace format.
-use ppu_sim::scenario::{self, RunError, RunOptions};
+use ppu_sim::registry;
+use ppu_sim::scenario::{RunError, RunOptions};
 use ppu_sim::stream_out::scenario::{builtin, run_with_events};
 use ppu_sim::trace::check_trace;
 use proptest::prelude::*;
@@ -14,7 +15,7 @@ fn events_of<'a>(ev: &'a [Value], kind: &str) -> Vec<&'a Value> {
 
 #[test]
 fn so3_seed_packet_order_w_w_w_e_w_w_w_d_streams_only_enabled_batches() {
-    let dir = ppu_sim::export::repo_root().join("waves");
+    let dir = ppu_sim::repo_root().join("waves");
     let opts = RunOptions {
         vcd: Some(dir.join("stream_out_system.vcd")),
         ..RunOptions::default()
@@ -119,7 +120,7 @@ fn so12_overflow_of_one_buffer_in_the_system() {
         "packets":[{"kind":"enable"},{"kind":"work","vertices":200},{"kind":"disable"}]});
     let opts = RunOptions {
         vcd: Some(
-            ppu_sim::export::repo_root()
+            ppu_sim::repo_root()
                 .join("waves")
                 .join("stream_out_overflow.vcd"),
         ),
@@ -137,7 +138,7 @@ fn so12_overflow_of_one_buffer_in_the_system() {
 }
 
 fn bad(sc: Value, field: &str) {
-    let err = scenario::run_value(&sc, &RunOptions::default()).unwrap_err();
+    let err = registry::run_value(&sc, &RunOptions::default()).unwrap_err();
     assert_eq!(err.exit_code(), 2, "{}", err);
     match &err {
         RunError::Invalid(m) => assert!(m.contains(field), "`{}` does not name {}", m, field),
@@ -197,7 +198,7 @@ fn x5_malformed_stream_out_scenarios_exit_2_naming_the_field() {
 fn x5_cycle_cap_is_a_violation_not_a_hang() {
     let mut s = base();
     s["config"]["max_cycles"] = json!(20);
-    let err = scenario::run_value(&s, &RunOptions::default()).unwrap_err();
+    let err = registry::run_value(&s, &RunOptions::default()).unwrap_err();
     assert_eq!(err.exit_code(), 1, "{}", err);
 }
 

@@ -1,10 +1,11 @@
 //! Every exported unit: Verilator lint with only the committed waivers, and
 //! co-simulation of the unit's reference testbench against the exported Verilog under Icarus
 //! Verilog and Verilator, outputs equal on every cycle. A mutated netlist must be caught.
-use ppu_sim::cosim::{self, Simulator};
 use ppu_sim::eda;
-use ppu_sim::export;
-use ppu_sim::lint;
+use ppu_sim::eda::cosim::{self, Simulator};
+use ppu_sim::eda::export;
+use ppu_sim::eda::lint;
+use ppu_sim::registry;
 
 #[test]
 fn x4_waiver_file_has_reasons_and_no_width_waivers() {
@@ -14,7 +15,7 @@ fn x4_waiver_file_has_reasons_and_no_width_waivers() {
 
 #[test]
 fn x4_exported_module_names_are_the_units() {
-    for u in export::units() {
+    for u in registry::units() {
         let v = (u.verilog)();
         assert!(
             v.contains(&format!("module {}(", u.name)),
@@ -40,9 +41,9 @@ fn x4_every_unit_lints_clean() {
         return;
     };
     let dir = eda::scratch_dir("lint").unwrap();
-    let files = export::write_all(&dir, &[]).unwrap();
-    assert_eq!(files.len(), export::units().len());
-    for (u, f) in export::units().iter().zip(files.iter()) {
+    let files = export::write_all(&dir, &registry::units(), &[]).unwrap();
+    assert_eq!(files.len(), registry::units().len());
+    for (u, f) in registry::units().iter().zip(files.iter()) {
         let warnings = lint::lint(&verilator, f, u.name).unwrap();
         assert!(warnings.is_empty(), "{}: {:#?}", u.name, warnings);
     }
@@ -52,7 +53,7 @@ fn x4_every_unit_lints_clean() {
 fn x4_every_unit_cosimulates_under_icarus_and_verilator() {
     let iverilog = eda::tool_for_test("iverilog", "co-simulation under Icarus Verilog");
     let verilator = eda::tool_for_test("verilator", "co-simulation under Verilator");
-    for u in export::units() {
+    for u in registry::units() {
         let trace =
             (u.cosim_trace)().unwrap_or_else(|e| panic!("{}: testbench failed: {}", u.name, e));
         assert!(trace.cycles.len() >= 100, "{}: too short a trace", u.name);
@@ -75,7 +76,7 @@ fn x4_cosim_catches_a_mutated_netlist() {
     let Some(iv) = eda::tool_for_test("iverilog", "co-simulation mutation check") else {
         return;
     };
-    let u = export::unit("stream_fifo").unwrap();
+    let u = registry::unit("stream_fifo").unwrap();
     let trace = (u.cosim_trace)().unwrap();
     let good = (u.verilog)();
     // Break the full flag: the FIFO then claims to accept a word when full.

@@ -1,15 +1,15 @@
 //! Waves: every VCD in waves/ parses back with the independent `vcd` parser (header,
 //! declared widths, increasing timestamps) and every committed .gtkw names only signals its
 //! VCD declares. Harness: same results as rust-hdl's own Simulation; VCD details.
-use ppu_sim::export::repo_root;
-use ppu_sim::gtkw;
-use ppu_sim::harness_bench::{harness_run, simulation_run};
-use ppu_sim::vcd_check::check_vcd;
+use ppu_sim::repo_root;
+use ppu_sim::vcd::checker::check_vcd;
+use ppu_sim::vcd::gtkw;
+use ppu_sim::widgets::bench::{harness_run, simulation_run};
 
 #[test]
 fn x3_canonical_waves_are_well_formed_and_match_their_save_files() {
     let dir = repo_root().join("target").join("waves-check");
-    let names = ppu_sim::waves::write_all(&dir).unwrap();
+    let names = ppu_sim::registry::write_waves(&dir).unwrap();
     assert!(!names.is_empty());
     for n in &names {
         let vcd = dir.join(format!("{}.vcd", n));
@@ -66,7 +66,7 @@ fn x3_every_vcd_in_waves_parses_back() {
 #[test]
 fn x3_vcd_declares_real_widths_and_one_scope_per_sub_block() {
     let dir = repo_root().join("target").join("waves-check-widths");
-    ppu_sim::waves::write_all(&dir).unwrap();
+    ppu_sim::registry::write_waves(&dir).unwrap();
     let s = check_vcd(&dir.join("stream_fifo.vcd")).unwrap();
     let width = |n: &str| s.vars.iter().find(|(p, _)| p == n).map(|(_, w)| *w);
     assert_eq!(width("stream_fifo.wr_data"), Some(16));

@@ -4,9 +4,11 @@
 //! Verilog to `synth/verilog/` and print a summary table.
 use clap::{Args, Parser, Subcommand};
 use ppu_sim::bench::{self, BenchOptions};
-use ppu_sim::export::{self, repo_root};
+use ppu_sim::eda::{export, synth};
+use ppu_sim::registry;
+use ppu_sim::repo_root;
 use ppu_sim::scenario::{self, RunError, RunOptions};
-use ppu_sim::{synth, wave_svg, waves};
+use ppu_sim::vcd::svg as wave_svg;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -175,7 +177,7 @@ fn cmd_run(a: RunArgs) -> Result<(), Failure> {
         progress: progress_wanted(),
     };
     let summary = if let Some(path) = a.scenario {
-        scenario::run_file(&path, &opts)?
+        registry::run_file(&path, &opts)?
     } else {
         let Some(unit) = a.unit else {
             return Err(fail(
@@ -183,11 +185,14 @@ fn cmd_run(a: RunArgs) -> Result<(), Failure> {
                 "name a unit (`ppu run stream-out`) or give --scenario FILE",
             ));
         };
-        let mech = scenario::mechanisms()
+        let mech = registry::scenario_runners()
             .into_iter()
             .find(|m| m.unit == unit)
             .ok_or_else(|| {
-                let known: Vec<&str> = scenario::mechanisms().iter().map(|m| m.unit).collect();
+                let known: Vec<&str> = registry::scenario_runners()
+                    .iter()
+                    .map(|m| m.unit)
+                    .collect();
                 fail(
                     2,
                     format!(
@@ -205,14 +210,14 @@ fn cmd_run(a: RunArgs) -> Result<(), Failure> {
             );
             return Ok(());
         }
-        scenario::run_value(&value, &opts)?
+        registry::run_value(&value, &opts)?
     };
     print_summary(&[(summary.unit.clone(), "ok".into(), figures(&summary))]);
     Ok(())
 }
 
 fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
-    let all = bench::benches();
+    let all = registry::benches();
     if a.list || a.name.is_none() {
         for b in &all {
             println!("{:<14} {}", b.name, b.about);
@@ -253,8 +258,8 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
 
 fn check_units(names: &[String]) -> Result<(), Failure> {
     for n in names {
-        if export::unit(n).is_none() {
-            let known: Vec<&str> = export::units().iter().map(|u| u.name).collect();
+        if registry::unit(n).is_none() {
+            let known: Vec<&str> = registry::units().iter().map(|u| u.name).collect();
             return Err(fail(
                 2,
                 format!("no unit `{}` (available: {})", n, known.join(", ")),
@@ -266,7 +271,7 @@ fn check_units(names: &[String]) -> Result<(), Failure> {
 
 fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
     if a.list {
-        for u in export::units() {
+        for u in registry::units() {
             println!("{:<20} {:<12} {}", u.name, u.mechanism, u.summary);
         }
         return Ok(());
@@ -275,7 +280,7 @@ fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
     let dir = a
         .out
         .unwrap_or_else(|| repo_root().join("synth").join("verilog"));
-    let files = export::write_all(&dir, &a.units)
+    let files = export::write_all(&dir, &registry::units(), &a.units)
         .map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
     for f in files {
         println!("wrote {}", f.display());
@@ -288,7 +293,8 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let report = a
         .report
         .unwrap_or_else(|| repo_root().join("synth").join("REPORT.md"));
-    let rows = synth::synthesize_all(&a.units, progress_wanted()).map_err(|e| fail(1, e))?;
+    let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted())
+        .map_err(|e| fail(1, e))?;
     let text = synth::report_markdown(&rows);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
     if a.units.is_empty() {
@@ -307,7 +313,7 @@ fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let dir = a.dir.unwrap_or_else(|| repo_root().join("waves"));
-    let names = waves::write_all(&dir).map_err(|e| fail(1, e))?;
+    let names = registry::write_waves(&dir).map_err(|e| fail(1, e))?;
     for n in names {
         println!("wrote {}/{}.vcd (+ .gtkw)", dir.display(), n);
     }
@@ -318,7 +324,7 @@ fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
 fn cmd_all() -> Result<(), Failure> {
     let mut rows = vec![];
     let mut worst = 0u8;
-    let mechs = scenario::mechanisms();
+    let mechs = registry::scenario_runners();
     let pb = ppu_sim::progress::bar(mechs.len() as u64 + 2, "ppu", progress_wanted());
     for m in &mechs {
         pb.set_message(m.unit);
@@ -326,7 +332,7 @@ fn cmd_all() -> Result<(), Failure> {
             seed: 1,
             ..Default::default()
         };
-        match scenario::run_value(&(m.builtin)(), &opts) {
+        match registry::run_value(&(m.builtin)(), &opts) {
             Ok(s) => rows.push((format!("run {}", m.unit), "ok".into(), figures(&s))),
             Err(e) => {
                 worst = worst.max(e.exit_code() as u8);
@@ -346,7 +352,7 @@ fn cmd_all() -> Result<(), Failure> {
     }
     pb.set_message("waves");
     let dir = repo_root().join("waves");
-    match waves::write_all(&dir) {
+    match registry::write_waves(&dir) {
         Ok(names) => rows.push((
             "waves".into(),
             "ok".into(),
@@ -360,7 +366,7 @@ fn cmd_all() -> Result<(), Failure> {
     pb.inc(1);
     pb.set_message("export");
     let vdir = repo_root().join("synth").join("verilog");
-    match export::write_all(&vdir, &[]) {
+    match export::write_all(&vdir, &registry::units(), &[]) {
         Ok(files) => rows.push((
             "export".into(),
             "ok".into(),

@@ -4,7 +4,7 @@
 //! (ST-6). Both protocols run the same RTL (the front-end monitor's `drain_mode`) in the same
 //! system simulation; every run also checks ST-8 (no work item lost or duplicated).
 use super::system::{self, SwitchRecord, SystemConfig, UnitParams, MAX_CYCLES};
-use crate::bench::{BenchOptions, BenchReport};
+use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::plot::{line_chart, Series};
 use crate::progress;
 use crate::scenario::RunError;
@@ -343,4 +343,13 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         markdown: md,
         files,
     })
+}
+
+/// The unit-status experiments.
+pub fn benches() -> Vec<Bench> {
+    vec![Bench {
+        name: "status",
+        about: "context switch by halting vs draining, 4..32 units, halt latency (ST-9)",
+        run,
+    }]
 }

@@ -19,21 +19,21 @@
 //! `status-fsm` scenario: the state machine's).
 use super::golden::State;
 use super::system::{self, SystemConfig, UnitParams, MAX_MEM_LATENCY, MAX_UNITS};
-use crate::scenario::{parse_as, Mechanism, RunError, RunOptions, RunSummary};
+use super::tb::run_status_fsm;
+use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
+use crate::tb::TbOutput;
 use crate::trace::TraceWriter;
-use crate::units::foundation::TbOutput;
-use crate::units::status::run_status_fsm;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-pub fn mechanisms() -> Vec<Mechanism> {
+pub fn runners() -> Vec<ScenarioRunner> {
     vec![
-        Mechanism {
+        ScenarioRunner {
             unit: "status-fsm",
             builtin: builtin_fsm,
             run: run_fsm,
         },
-        Mechanism {
+        ScenarioRunner {
             unit: "status-system",
             builtin: builtin_system,
             run: run_system,

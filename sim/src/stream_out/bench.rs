@@ -3,12 +3,12 @@
 //! (prior art), and SSYNC's own cost (in-order response latency, sustained responses/cycle).
 //! Every point is a full system run checked against the golden model (order of SO-11).
 use super::system::{run_plan, Plan, Step, TaskPlan};
-use crate::bench::{BenchOptions, BenchReport};
+use super::tb::{run_ssync, Cmd, SoJob, SsyncTb};
+use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::plot::{self, Series};
 use crate::scenario::RunError;
+use crate::tb::TbOutput;
 use crate::trace::TraceWriter;
-use crate::units::foundation::TbOutput;
-use crate::units::stream_out::{run_ssync, Cmd, SoJob, SsyncTb};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -242,4 +242,13 @@ pub fn quick_points() -> Result<Vec<Point>, RunError> {
         .into_iter()
         .map(|n| measure(n, 64, 14))
         .collect()
+}
+
+/// The stream-output experiments.
+pub fn benches() -> Vec<Bench> {
+    vec![Bench {
+        name: "stream-out",
+        about: "SO-14: stream-output bytes/cycle for 1..16 SO units vs the single-unit baseline; SSYNC latency and responses/cycle",
+        run,
+    }]
 }

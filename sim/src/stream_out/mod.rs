@@ -7,7 +7,54 @@
 //! | [`system`] | RTL cluster + behavioural WDU, shaders, frame-buffer memory, checked against [`golden`] | SO-1..SO-13 |
 //! | [`scenario`] | `"unit":"stream-out"` scenarios, trace events, built-in seed W/E/D scenario | X-5 |
 //! | [`bench`] | `ppu bench stream-out`: bytes/cycle vs SO units, SSYNC cost | SO-14 |
+//! | [`tb`] | unit testbenches of SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 pub mod bench;
 pub mod golden;
 pub mod scenario;
 pub mod system;
+pub mod tb;
+
+use crate::mechanism::Mechanism;
+use crate::tb::TbOutput;
+
+/// The registry entry of distributed stream output.
+pub fn mechanism() -> Mechanism {
+    Mechanism {
+        name: "stream-out",
+        scenarios: || vec![scenario::runner()],
+        benches: bench::benches,
+        units: tb::export_units,
+        waves: write_waves,
+    }
+}
+
+/// Write the canonical waves of the stream-output units into `dir`.
+pub fn write_waves(dir: &std::path::Path) -> Result<Vec<String>, String> {
+    let w = |name: &str| dir.join(format!("{}.vcd", name));
+    fn o(p: &std::path::Path) -> TbOutput<'_> {
+        TbOutput {
+            vcd: Some(p),
+            record_ports: false,
+        }
+    }
+    let p = w("ssync");
+    tb::run_ssync::<4, 2, 4, 2, 3>(&tb::SsyncTb::random(4, 1, 16, 2), &o(&p))?;
+    let p = w("so_unit");
+    tb::run_so_unit(&tb::SoUnitTb::random(1, 8), &o(&p))?;
+    let p = w("batch_id_gen");
+    tb::run_batch_id_gen(&tb::IdGenTb::random(1, 300), &o(&p))?;
+    let p = w("so_crossbar");
+    tb::run_crossbar(1, 200, &o(&p))?;
+    let opts = crate::scenario::RunOptions {
+        vcd: Some(w("stream_out_system")),
+        ..Default::default()
+    };
+    scenario::run_with_events(&scenario::builtin(), &opts).map_err(|e| e.to_string())?;
+    Ok(vec![
+        "stream_out_system".into(),
+        "ssync".into(),
+        "so_unit".into(),
+        "batch_id_gen".into(),
+        "so_crossbar".into(),
+    ])
+}

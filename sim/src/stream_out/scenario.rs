@@ -1,7 +1,7 @@
 //! `"unit":"stream-out"` scenarios (SPEC SO section, X-5): strict parsing, validation naming the
 //! field, expansion of `vertices` into batches, and the run with its JSON Lines trace.
 use super::system::{run_plan, Plan, Step, SysResult, TaskPlan};
-use crate::scenario::{parse_as, Mechanism, RunError, RunOptions, RunSummary};
+use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
 use crate::trace::TraceWriter;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -364,8 +364,8 @@ pub fn builtin() -> Value {
 }
 
 /// Registry entry.
-pub fn mechanism() -> Mechanism {
-    Mechanism {
+pub fn runner() -> ScenarioRunner {
+    ScenarioRunner {
         unit: "stream-out",
         builtin,
         run,

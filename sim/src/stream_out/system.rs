@@ -20,10 +20,10 @@
 //! and order, each second request's bytes, retire order, overflow decisions, the final SSOBOs
 //! and the final contents of every buffer (SO-11). A mismatch is a [`RunError::Violation`].
 use super::golden::{self, Golden, Packet};
-use crate::gtkw::Group;
 use crate::harness::Harness;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
+use crate::vcd::gtkw::Group;
 use ppu_hdl::prelude::*;
 use ppu_hdl::stream_out::so_cluster::SoCluster;
 use ppu_hdl::stream_out::ssync;
@@ -578,11 +578,11 @@ fn simulate<const N: usize, const S: usize>(
             )));
         }
     }
-    let out = crate::units::foundation::TbOutput {
+    let out = crate::tb::TbOutput {
         vcd,
         record_ports: false,
     };
-    crate::units::foundation::finish_waves(h, &out, |vars| {
+    crate::tb::finish_waves(h, &out, |vars| {
         let t = "stream_out";
         vec![
             Group::new("WDU").sigs(

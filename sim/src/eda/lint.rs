@@ -7,7 +7,7 @@ use std::process::Command;
 
 /// The committed waiver file.
 pub fn waiver_file() -> PathBuf {
-    crate::export::repo_root()
+    crate::repo_root()
         .join("synth")
         .join("verilator_waivers.vlt")
 }

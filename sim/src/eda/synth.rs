@@ -7,8 +7,7 @@
 //! than the package has pins still place, and every timing path starts and ends at a
 //! flip-flop. The wrapper's own flip-flops are counted in the placed logic cells and reported
 //! in their own column.
-use crate::eda::{self, ToolCheck};
-use crate::export;
+use crate::eda::{self, export, ToolCheck};
 use regex::Regex;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -233,7 +232,11 @@ pub fn synthesize(
 }
 
 /// Synthesize every unit (or those named).
-pub fn synthesize_all(only: &[String], progress: bool) -> Result<Vec<SynthRow>, String> {
+pub fn synthesize_all(
+    all: Vec<export::Unit>,
+    only: &[String],
+    progress: bool,
+) -> Result<Vec<SynthRow>, String> {
     let yosys = match eda::tool("yosys", "synthesis")? {
         ToolCheck::Use(p) => p,
         ToolCheck::Skip(why) => return Err(why),
@@ -245,7 +248,7 @@ pub fn synthesize_all(only: &[String], progress: bool) -> Result<Vec<SynthRow>, 
             None
         }
     };
-    let units: Vec<export::Unit> = export::units()
+    let units: Vec<export::Unit> = all
         .into_iter()
         .filter(|u| only.is_empty() || only.iter().any(|o| o == u.name))
         .collect();

@@ -87,25 +87,11 @@ pub fn rename_top(text: &str, name: &str) -> String {
     .into_owned()
 }
 
-/// Every exported unit of the project, in the order of the SPEC sections.
-pub fn units() -> Vec<Unit> {
-    let mut all = vec![];
-    all.extend(crate::units::foundation::export_units());
-    all.extend(crate::units::stream_out::export_units());
-    all.extend(crate::units::status::export_units());
-    all
-}
-
-/// Look a unit up by name.
-pub fn unit(name: &str) -> Option<Unit> {
-    units().into_iter().find(|u| u.name == name)
-}
-
 /// Write every unit (or only `only`) to `dir/<unit>.v`; returns the paths written.
-pub fn write_all(dir: &Path, only: &[String]) -> std::io::Result<Vec<PathBuf>> {
+pub fn write_all(dir: &Path, units: &[Unit], only: &[String]) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut out = vec![];
-    for u in units() {
+    for u in units {
         if !only.is_empty() && !only.iter().any(|o| o == u.name) {
             continue;
         }
@@ -120,12 +106,4 @@ pub fn write_all(dir: &Path, only: &[String]) -> std::io::Result<Vec<PathBuf>> {
         out.push(path);
     }
     Ok(out)
-}
-
-/// The repository root (the workspace folder holding `waves/`, `synth/`, `docs/`).
-pub fn repo_root() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| here.to_path_buf())
 }

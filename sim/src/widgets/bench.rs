@@ -2,10 +2,10 @@
 //! rust-hdl's own `Simulation` (testbench thread + clock), on the reference FIFO with the same
 //! stimulus, measured in one run. Both runs must move the same number of words, or the
 //! comparison is void and the benchmark fails.
-use crate::bench::{BenchOptions, BenchReport};
+use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::harness::Harness;
 use crate::scenario::RunError;
-use crate::units::foundation::RefFifo;
+use crate::widgets::RefFifo;
 use rust_hdl::prelude::*;
 use std::time::Instant;
 
@@ -118,4 +118,13 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         markdown: md,
         files,
     })
+}
+
+/// The foundation's benchmarks.
+pub fn benches() -> Vec<Bench> {
+    vec![Bench {
+        name: "harness",
+        about: "cycles/second of the cycle harness against rust-hdl's Simulation on the FIFO (X-3)",
+        run,
+    }]
 }

@@ -1,14 +1,14 @@
 //! Testbench drivers of the unit-status RTL (SPEC ST-1..ST-7): every driver steps the RTL in the
 //! cycle harness, compares every output in every cycle against the golden models of
-//! [`crate::status::golden`], and can write waves and record ports for co-simulation.
-use crate::export::{verilog_of, Unit};
-use crate::gtkw::Group;
-use crate::harness::PortTrace;
-use crate::status::golden::{
+//! [`super::golden`], and can write waves and record ports for co-simulation.
+use super::golden::{
     next_state, CommandModel, Flags, Inputs, MonitorIn, MonitorModel, RollupModel, State,
     UnitCommand,
 };
-use crate::units::foundation::{finish_waves, harness, TbOutput};
+use crate::eda::export::{verilog_of, Unit};
+use crate::harness::PortTrace;
+use crate::tb::{finish_waves, harness, TbOutput};
+use crate::vcd::gtkw::Group;
 use ppu_hdl::status::command_tree::CommandTree;
 use ppu_hdl::status::front_end_monitor::FrontEndMonitor;
 use ppu_hdl::status::rollup_tree::RollupTree;
@@ -566,13 +566,13 @@ pub fn run_front_end_monitor<const N: usize, const G: usize, const S: usize>(
     let mut run = MonitorRun::default();
     for cycle in 0..cfg.cycles {
         let reset = cycle == 0 || rng.gen_bool(0.002);
-        if cfg.drain_mode.is_none() && model.phase == crate::status::golden::Phase::Idle {
+        if cfg.drain_mode.is_none() && model.phase == super::golden::Phase::Idle {
             if rng.gen_bool(0.02) {
                 drain = !drain;
             }
         }
         // Roll-up flags: they drift towards the protocol's target while a switch waits.
-        let waiting = model.phase != crate::status::golden::Phase::Idle;
+        let waiting = model.phase != super::golden::Phase::Idle;
         for f in conn.iter_mut() {
             if rng.gen_bool(0.15) {
                 let s = if waiting && rng.gen_bool(0.7) {
@@ -622,7 +622,7 @@ pub fn run_front_end_monitor<const N: usize, const G: usize, const S: usize>(
         h.settle().map_err(|e| e.to_string())?;
         let want = model.outputs(&i);
         let u = &h.uut;
-        let got = crate::status::golden::MonitorOut {
+        let got = super::golden::MonitorOut {
             switch_ready: u.switch_ready.val(),
             cmd_halt: u.cmd_halt.val(),
             cmd_reset: u.cmd_reset.val(),
@@ -708,51 +708,13 @@ fn monitor_groups(vars: &[(String, u32)]) -> Vec<Group> {
 /// Check a front-end monitor VCD written by a status-system run (`SystemConfig::vcd`) and write
 /// its GTKWave save file, the view opening at `from_cycle`.
 pub fn monitor_save_file(vcd: &Path, from_cycle: u64) -> Result<(), String> {
-    let summary = crate::vcd_check::check_vcd(vcd)?;
+    let summary = crate::vcd::checker::check_vcd(vcd)?;
     let start = crate::harness::PERIOD * from_cycle;
-    crate::gtkw::write_beside_from(vcd, start, summary.end_time, &monitor_groups(&summary.vars))
-        .map_err(|e| e.to_string())
-}
-
-/// Write the canonical waves of the status units into `dir`.
-pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
-    fn o(p: &Path) -> TbOutput<'_> {
-        TbOutput {
-            vcd: Some(p),
-            record_ports: false,
-        }
-    }
-    let p = dir.join("status_fsm.vcd");
-    run_status_fsm(&random_vectors(300, 1), &o(&p))?;
-    let p = dir.join("rollup_tree.vcd");
-    run_rollup_tree::<8, 4, REF_STAGES>(&REF_CHAINS, 300, 1, &o(&p))?;
-    let p = dir.join("command_tree.vcd");
-    run_command_tree::<8, REF_STAGES>(300, 1, &o(&p))?;
-    let p = dir.join("front_end_monitor.vcd");
-    run_front_end_monitor::<8, 4, REF_STAGES>(
-        &REF_CHAINS,
-        &MonitorTb {
-            cycles: 600,
-            ..MonitorTb::default()
-        },
-        &o(&p),
-    )?;
-    // The monitor inside the built-in status-system scenario: real context switches and
-    // deadlock removals of a pipeline (SPEC ST-5, ST-7).
-    let p = dir.join("status_system.vcd");
-    let mut cfg =
-        crate::status::scenario::system_config(&crate::status::scenario::builtin_system(), 1)
-            .map_err(|e| e.to_string())?;
-    cfg.vcd = Some(p.clone());
-    crate::status::system::run(&cfg, None).map_err(|e| e.to_string())?;
-    // Open the view just before the first commanded switch.
-    let first_switch = cfg.commands.first().map(|c| c.0).unwrap_or(0);
-    monitor_save_file(&p, first_switch.saturating_sub(5))?;
-    Ok(vec![
-        "status_system".into(),
-        "status_fsm".into(),
-        "rollup_tree".into(),
-        "command_tree".into(),
-        "front_end_monitor".into(),
-    ])
+    crate::vcd::gtkw::write_beside_from(
+        vcd,
+        start,
+        summary.end_time,
+        &monitor_groups(&summary.vars),
+    )
+    .map_err(|e| e.to_string())
 }

@@ -1,12 +1,12 @@
 //! Stream-output testbench drivers (SPEC SO-1..SO-13): SSYNC driven by scripted SO units and a
 //! WDU command stream, checked every cycle against the golden model
-//! ([`crate::stream_out::golden`]); the SO unit, batch-ID generator and crossbar each against a
+//! ([`super::golden`]); the SO unit, batch-ID generator and crossbar each against a
 //! reference model; export units with their co-simulation traces.
-use crate::export::{verilog_of, Unit};
-use crate::gtkw::Group;
+use super::golden::{self, Golden, Packet};
+use crate::eda::export::{verilog_of, Unit};
 use crate::harness::PortTrace;
-use crate::stream_out::golden::{self, Golden, Packet};
-use crate::units::foundation::{finish_waves, harness, TbOutput};
+use crate::tb::{finish_waves, harness, TbOutput};
+use crate::vcd::gtkw::Group;
 use ppu_hdl::prelude::*;
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
 use ppu_hdl::stream_out::so_crossbar::SoCrossbar;
@@ -1283,36 +1283,4 @@ pub fn run_crossbar(seed: u64, cycles: u64, out: &TbOutput) -> Result<XbarTbResu
         ]
     })?;
     Ok(res)
-}
-
-/// Write the canonical waves of the stream-output units into `dir`.
-pub fn write_waves(dir: &std::path::Path) -> Result<Vec<String>, String> {
-    let w = |name: &str| dir.join(format!("{}.vcd", name));
-    fn o(p: &std::path::Path) -> TbOutput<'_> {
-        TbOutput {
-            vcd: Some(p),
-            record_ports: false,
-        }
-    }
-    let p = w("ssync");
-    run_ssync::<4, 2, 4, 2, 3>(&SsyncTb::random(4, 1, 16, 2), &o(&p))?;
-    let p = w("so_unit");
-    run_so_unit(&SoUnitTb::random(1, 8), &o(&p))?;
-    let p = w("batch_id_gen");
-    run_batch_id_gen(&IdGenTb::random(1, 300), &o(&p))?;
-    let p = w("so_crossbar");
-    run_crossbar(1, 200, &o(&p))?;
-    let opts = crate::scenario::RunOptions {
-        vcd: Some(w("stream_out_system")),
-        ..Default::default()
-    };
-    crate::stream_out::scenario::run_with_events(&crate::stream_out::scenario::builtin(), &opts)
-        .map_err(|e| e.to_string())?;
-    Ok(vec![
-        "stream_out_system".into(),
-        "ssync".into(),
-        "so_unit".into(),
-        "batch_id_gen".into(),
-        "so_crossbar".into(),
-    ])
 }

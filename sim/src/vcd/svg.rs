@@ -1,7 +1,7 @@
 //! Render a VCD waveform to SVG (`ppu waves --render IN.vcd --svg OUT.svg`): one row per
 //! signal, one-bit signals as logic levels, buses as value segments labelled in hex. Used for
 //! the README's picture; the VCD is parsed with the `vcd` crate, drawn with `plotters`.
-use crate::vcd_check::collect;
+use crate::vcd::checker::collect;
 use plotters::prelude::*;
 use std::collections::HashMap;
 use std::fs::File;

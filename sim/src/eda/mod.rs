@@ -1,0 +1,11 @@
+//! Real Verilog tools (SPEC X-4): export of the rust-hdl units to Verilog ([`export`]),
+//! Verilator lint ([`lint`]), co-simulation under Icarus and Verilator ([`cosim`]), Yosys and
+//! nextpnr synthesis ([`synth`]); finding the tools and skipping or failing when one is missing
+//! ([`tools`], re-exported here).
+pub mod cosim;
+pub mod export;
+pub mod lint;
+pub mod synth;
+pub mod tools;
+
+pub use tools::*;
