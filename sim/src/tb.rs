@@ -113,3 +113,38 @@ impl<P: PartialEq + Clone + Debug> ChannelMonitor<P> {
         self.held = None;
     }
 }
+
+/// Random stimulus of a channel testbench.
+#[derive(Debug, Clone)]
+pub struct TbConfig {
+    pub cycles: u64,
+    pub seed: u64,
+    /// Probability that an idle producer raises `valid` in a cycle.
+    pub valid_prob: f64,
+    /// Probability that the consumer raises `ready` in a cycle.
+    pub ready_prob: f64,
+    /// Cycles (besides cycle 0) in which `reset` is raised.
+    pub resets: Vec<u64>,
+}
+
+impl Default for TbConfig {
+    fn default() -> Self {
+        TbConfig {
+            cycles: 2000,
+            seed: 1,
+            valid_prob: 0.6,
+            ready_prob: 0.6,
+            resets: vec![],
+        }
+    }
+}
+
+/// What a testbench run saw.
+#[derive(Debug, Clone, Default)]
+pub struct TbResult {
+    pub cycles: u64,
+    pub transfers_in: u64,
+    pub transfers_out: u64,
+    pub max_fill: usize,
+    pub ports: Option<PortTrace>,
+}

@@ -2,10 +2,10 @@
 //! rust-hdl's own `Simulation` (testbench thread + clock), on the reference FIFO with the same
 //! stimulus, measured in one run. Both runs must move the same number of words, or the
 //! comparison is void and the benchmark fails.
+use super::stream_fifo::RefFifo;
 use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::harness::Harness;
 use crate::scenario::RunError;
-use crate::widgets::RefFifo;
 use rust_hdl::prelude::*;
 use std::time::Instant;
 

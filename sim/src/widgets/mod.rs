@@ -7,14 +7,12 @@ pub mod rr_arbiter;
 pub mod stream_fifo;
 
 use crate::eda::export::{verilog_of, Unit};
-use crate::harness::PortTrace;
 use crate::mechanism::Mechanism;
 use crate::tb::TbOutput;
-use ppu_hdl::prelude::*;
-pub use rr_arbiter::{arbiter_violation_on_dropped_valid, run_arbiter, RrModel};
-use rust_hdl::prelude::*;
+pub use crate::tb::{TbConfig, TbResult};
+pub use rr_arbiter::{arbiter_violation_on_dropped_valid, run_arbiter, RefArbiter, RrModel};
 use std::path::Path;
-pub use stream_fifo::run_fifo;
+pub use stream_fifo::{run_fifo, RefFifo};
 
 /// The registry entry of the foundation widgets.
 pub fn mechanism() -> Mechanism {
@@ -26,11 +24,6 @@ pub fn mechanism() -> Mechanism {
         waves: write_waves,
     }
 }
-
-/// Reference parameters of the exported FIFO: 16-bit words, depth 6 (not a power of two).
-pub type RefFifo = StreamFifo<Bits<16>, 6, 3, 3>;
-/// Reference parameters of the exported arbiter: 4 requesters of first requests (SO-5).
-pub type RefArbiter = RrArbiter<FirstRequest, 4, 2>;
 
 pub fn export_units() -> Vec<Unit> {
     vec![
@@ -77,41 +70,6 @@ pub fn export_units() -> Vec<Unit> {
             },
         },
     ]
-}
-
-/// Random stimulus of a channel testbench.
-#[derive(Debug, Clone)]
-pub struct TbConfig {
-    pub cycles: u64,
-    pub seed: u64,
-    /// Probability that an idle producer raises `valid` in a cycle.
-    pub valid_prob: f64,
-    /// Probability that the consumer raises `ready` in a cycle.
-    pub ready_prob: f64,
-    /// Cycles (besides cycle 0) in which `reset` is raised.
-    pub resets: Vec<u64>,
-}
-
-impl Default for TbConfig {
-    fn default() -> Self {
-        TbConfig {
-            cycles: 2000,
-            seed: 1,
-            valid_prob: 0.6,
-            ready_prob: 0.6,
-            resets: vec![],
-        }
-    }
-}
-
-/// What a testbench run saw.
-#[derive(Debug, Clone, Default)]
-pub struct TbResult {
-    pub cycles: u64,
-    pub transfers_in: u64,
-    pub transfers_out: u64,
-    pub max_fill: usize,
-    pub ports: Option<PortTrace>,
 }
 
 /// Write the canonical waves of the foundation widgets into `dir`.

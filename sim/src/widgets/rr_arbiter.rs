@@ -1,11 +1,13 @@
 //! Testbench of [`RrArbiter`] (SPEC X-2): four random requesters against a round-robin model.
-use super::{RefArbiter, TbConfig, TbResult};
 use crate::harness::Harness;
-use crate::tb::{finish_waves, harness, ChannelMonitor, TbOutput};
+use crate::tb::{finish_waves, harness, ChannelMonitor, TbConfig, TbOutput, TbResult};
 use crate::vcd::gtkw::Group;
 use ppu_hdl::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Reference parameters of the exported arbiter: 4 requesters of first requests (SO-5).
+pub type RefArbiter = RrArbiter<FirstRequest, 4, 2>;
 
 use std::collections::VecDeque;
 

@@ -1,12 +1,14 @@
 //! Testbench of [`StreamFifo`] (SPEC X-2): random traffic against a queue model.
-use super::{TbConfig, TbResult};
-use crate::tb::{finish_waves, harness, ChannelMonitor, TbOutput};
+use crate::tb::{finish_waves, harness, ChannelMonitor, TbConfig, TbOutput, TbResult};
 use crate::vcd::gtkw::Group;
 use ppu_hdl::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
+
+/// Reference parameters of the exported FIFO: 16-bit words, depth 6 (not a power of two).
+pub type RefFifo = StreamFifo<Bits<16>, 6, 3, 3>;
 
 /// Drive a `StreamFifo` with random traffic and check it every cycle against a queue model:
 /// `rd_valid`, `wr_ready`, `fill` and `rd_data` exactly as the model says, output payload
