@@ -290,6 +290,7 @@ fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
 
 fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     check_units(&a.units)?;
+    let default_report = a.report.is_none();
     let report = a
         .report
         .unwrap_or_else(|| repo_root().join("synth").join("REPORT.md"));
@@ -300,7 +301,7 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let order: Vec<&str> = units.iter().map(|u| u.name).collect();
     let text = synth::merge_report(&old, &rows, &order);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
-    {
+    if default_report {
         bench::update_readme("synth", &bench::quotable(&text))
             .map_err(|e| fail(1, format!("README.md: {}", e)))?;
     }
