@@ -2,7 +2,7 @@
 //! response checked against the golden model (offsets and order), retire order, overflow
 //! commits, final SSOBOs and statistics. Lint and co-simulation: tests/verilog.rs.
 use ppu_sim::repo_root;
-use ppu_sim::stream_out::tb::{run_ssync, Cmd, SoJob, SsyncTb};
+use ppu_sim::stream_out::tb::ssync::{run_ssync, Cmd, SoJob, SsyncTb};
 use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
