@@ -28,6 +28,8 @@
 //! | `mpc.rs` | MPC + shader per SO unit |
 //! | `memory.rs` | frame buffer and the four buffers |
 //! | `watch.rs` | SSYNC's traffic: trace events and the [`SsyncScoreboard`] |
+//!
+//! [`SoCluster`]: ppu_hdl::stream_out::so_cluster::SoCluster
 mod cluster;
 mod memory;
 mod mpc;
