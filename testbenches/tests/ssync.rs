@@ -1,8 +1,9 @@
 //! SSYNC testbenches (SO-2..SO-10, SO-12, SO-13): scripted SO units and WDU commands, every
-//! response checked against the golden model (offsets and order), retire order, overflow
-//! commits, final SSOBOs and statistics. Lint and co-simulation: tests/verilog.rs.
+//! response checked by the SSYNC scoreboard of the golden model (offsets and order), retire
+//! order, overflow commits, final SSOBOs and statistics; operation FIFOs of 4 and of 5 entries
+//! (a depth that is not a power of two). Lint and co-simulation: tests/verilog.rs.
 use ppu_sim::repo_root;
-use ppu_sim::stream_out::tb::{run_ssync, Cmd, SoJob, SsyncTb};
+use ppu_sim::stream_out::tb::ssync::{run_ssync, Cmd, SoJob, SsyncTb, SsyncTbResult};
 use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
 
@@ -315,12 +316,67 @@ fn so13_first_request_while_its_entry_is_held_is_backpressured() {
     assert_eq!(r.retired, (100..112).collect::<Vec<u16>>());
 }
 
+#[test]
+fn so13_five_entry_operation_fifo_fills_and_backpressures() {
+    // The FIFO-at-capacity stream on an operation FIFO of 5 (not a power of two): the pointers
+    // wrap at 5 and the FIFO reaches exactly its depth.
+    let mut cmds = vec![];
+    for k in 0..3u32 {
+        cmds.push(Cmd::Offset([k * 100, 0, 0, 0]));
+        cmds.push(Cmd::Offset([k * 100 + 50, 0, 0, 0]));
+        cmds.push(Cmd::Enable);
+        cmds.push(Cmd::Work);
+        cmds.push(Cmd::Work);
+        cmds.push(Cmd::Disable);
+        cmds.push(Cmd::Work);
+    }
+    let jobs = vec![
+        job(0, 0, 200),
+        job(1, 1, 200),
+        job(2, 3, 200),
+        job(3, 4, 200),
+        job(0, 6, 200),
+        job(1, 7, 200),
+    ];
+    let r = run_ssync::<4, 2, 5, 3, 3>(&tb(cmds, jobs), &TbOutput::default()).unwrap();
+    assert_eq!(r.max_op_fill, 5);
+    assert!(r.op_full_cycles > 0 && r.cmd_stall_cycles > 0);
+    assert_eq!(r.responses.len(), 6);
+}
+
+/// The random traffic of the property test on both FIFO depths; returns the runs' results
+/// (depth 4, depth 5).
+fn random_on_both_depths(
+    units: usize,
+    seed: u64,
+    batches: usize,
+    ops: usize,
+) -> Result<(SsyncTbResult, SsyncTbResult), String> {
+    let t = SsyncTb::random(units, seed, batches, ops);
+    let four = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default())?;
+    let five = run_ssync::<4, 2, 5, 3, 3>(&t, &TbOutput::default())?;
+    Ok((four, five))
+}
+
+#[test]
+fn so3_random_traffic_fills_the_five_entry_fifo_in_some_cases() {
+    // The property test's traffic does exercise the depth of 5: over these seeds some runs fill
+    // the FIFO (and none overfills it).
+    let mut full = 0;
+    for seed in 0..40u64 {
+        let (four, five) = random_on_both_depths(4, seed, 23, 3).unwrap();
+        assert!(four.max_op_fill <= 4 && five.max_op_fill <= 5);
+        full += (five.max_op_fill == 5 && five.op_full_cycles > 0) as u32;
+    }
+    assert!(full > 0, "the 5-entry operation FIFO never filled");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
     fn so9_random_traffic_matches_golden_model(seed in 0u64..1_000_000, units in 1usize..=4, batches in 1usize..24, ops in 1usize..4) {
-        let t = SsyncTb::random(units, seed, batches, ops);
-        let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default());
+        // Operation FIFOs of 4 and of 5 entries.
+        let r = random_on_both_depths(units, seed, batches, ops);
         prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }

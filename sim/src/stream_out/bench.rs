@@ -3,7 +3,7 @@
 //! (prior art), and SSYNC's own cost (in-order response latency, sustained responses/cycle).
 //! Every point is a full system run checked against the golden model (order of SO-11).
 use super::system::{run_plan, Plan, Step, TaskPlan};
-use super::tb::{run_ssync, Cmd, SoJob, SsyncTb};
+use super::tb::ssync::{run_ssync, Cmd, SoJob, SsyncTb};
 use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::plot::{self, Series};
 use crate::scenario::RunError;

@@ -3,11 +3,11 @@
 //!
 //! | module | what | SPEC |
 //! | --- | --- | --- |
-//! | [`golden`] | golden model: offsets (prefix sums in driver order), overflow, final buffers | SO-3, SO-4, SO-10..SO-12 |
+//! | [`golden`] | golden model: offsets (prefix sums in driver order), overflow, final buffers; the SSYNC scoreboard | SO-2..SO-4, SO-6, SO-10..SO-12 |
 //! | [`system`] | RTL cluster + behavioural WDU, shaders, frame-buffer memory, checked against [`golden`] | SO-1..SO-13 |
 //! | [`scenario`] | `"unit":"stream-out"` scenarios, trace events, built-in seed W/E/D scenario | X-5 |
 //! | [`bench`] | `ppu bench stream-out`: bytes/cycle vs SO units, SSYNC cost | SO-14 |
-//! | [`tb`] | unit testbenches of SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
+//! | [`tb`] | unit testbenches of SSYNC, SO unit, batch-ID generator, crossbar, one file each | SO-1..SO-13 |
 pub mod bench;
 pub mod golden;
 pub mod scenario;
@@ -15,7 +15,6 @@ pub mod system;
 pub mod tb;
 
 use crate::mechanism::Mechanism;
-use crate::tb::TbOutput;
 
 /// The registry entry of distributed stream output.
 pub fn mechanism() -> Mechanism {
@@ -28,23 +27,14 @@ pub fn mechanism() -> Mechanism {
     }
 }
 
-/// Write the canonical waves of the stream-output units into `dir`.
+/// Write the canonical waves of the stream-output units into `dir`: each unit's through the
+/// one function its tests use too, the system's through the built-in scenario.
 pub fn write_waves(dir: &std::path::Path) -> Result<Vec<String>, String> {
     let w = |name: &str| dir.join(format!("{}.vcd", name));
-    fn o(p: &std::path::Path) -> TbOutput<'_> {
-        TbOutput {
-            vcd: Some(p),
-            record_ports: false,
-        }
-    }
-    let p = w("ssync");
-    tb::run_ssync::<4, 2, 4, 2, 3>(&tb::SsyncTb::random(4, 1, 16, 2), &o(&p))?;
-    let p = w("so_unit");
-    tb::run_so_unit(&tb::SoUnitTb::random(1, 8), &o(&p))?;
-    let p = w("batch_id_gen");
-    tb::run_batch_id_gen(&tb::IdGenTb::random(1, 300), &o(&p))?;
-    let p = w("so_crossbar");
-    tb::run_crossbar(1, 200, &o(&p))?;
+    tb::ssync::canonical_waves(&w("ssync"))?;
+    tb::so_unit::canonical_waves(&w("so_unit"))?;
+    tb::batch_id_gen::canonical_waves(&w("batch_id_gen"))?;
+    tb::so_crossbar::canonical_waves(&w("so_crossbar"))?;
     let opts = crate::scenario::RunOptions {
         vcd: Some(w("stream_out_system")),
         ..Default::default()

@@ -91,10 +91,18 @@ fn lanes(v: &[u64], field: &str, max: u64) -> Result<[u32; 4], RunError> {
     Ok(out)
 }
 
-/// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
-pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
-    let sc: Scenario = parse_as(value, "")?;
-    let c = &sc.config;
+/// The checked configuration of a scenario.
+struct Checked {
+    so_units: usize,
+    buffer_bytes: [u32; 4],
+    stride: [u32; 4],
+    /// Latency range of `vertices` batches.
+    lo: u64,
+    hi: u64,
+}
+
+/// Check `config`, naming the offending field.
+fn check_config(c: &Config) -> Result<Checked, RunError> {
     if !(1..=16).contains(&c.so_units) {
         return Err(RunError::invalid(
             "config.so_units",
@@ -137,20 +145,32 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
             ),
         ));
     }
-    if sc.packets.is_empty() {
-        return Err(RunError::invalid("packets", "is empty"));
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut steps = vec![];
-    let mut batches: u64 = 0;
-    let mut next_unit = 0usize;
-    let so_units = c.so_units as usize;
-    for (pi, p) in sc.packets.iter().enumerate() {
+    Ok(Checked {
+        so_units: c.so_units as usize,
+        buffer_bytes,
+        stride,
+        lo,
+        hi,
+    })
+}
+
+/// The expansion of the packets into the WDU's steps.
+struct Expander<'a> {
+    cfg: &'a Checked,
+    rng: ChaCha8Rng,
+    steps: Vec<Step>,
+    batches: u64,
+    /// SO unit of the next `vertices` batch (round-robin).
+    next_unit: usize,
+}
+
+impl Expander<'_> {
+    fn packet(&mut self, pi: usize, p: &PacketSpec) -> Result<(), RunError> {
         let field = format!("packets[{}]", pi);
         match p {
-            PacketSpec::Enable {} => steps.push(Step::Enable),
-            PacketSpec::Disable {} => steps.push(Step::Disable),
-            PacketSpec::Offset { ssobo } => steps.push(Step::Offset(lanes(
+            PacketSpec::Enable {} => self.steps.push(Step::Enable),
+            PacketSpec::Disable {} => self.steps.push(Step::Disable),
+            PacketSpec::Offset { ssobo } => self.steps.push(Step::Offset(lanes(
                 ssobo,
                 &format!("{}.ssobo", field),
                 u32::MAX as u64,
@@ -159,95 +179,8 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
                 vertices,
                 batches: explicit,
             } => match (vertices, explicit) {
-                (Some(v), None) => {
-                    if *v == 0 || *v > MAX_BATCHES * 32 {
-                        return Err(RunError::invalid(
-                            &format!("{}.vertices", field),
-                            format!("{} is not in 1..={}", v, MAX_BATCHES * 32),
-                        ));
-                    }
-                    let mut left = *v;
-                    while left > 0 {
-                        let n = left.min(32);
-                        left -= n;
-                        batches += 1;
-                        if batches > MAX_BATCHES {
-                            return Err(RunError::invalid(
-                                &field,
-                                format!("more than {} batches in the scenario", MAX_BATCHES),
-                            ));
-                        }
-                        let unit = next_unit;
-                        next_unit = (next_unit + 1) % so_units;
-                        steps.push(Step::Batch {
-                            packet: pi,
-                            vertices: n,
-                            tasks: vec![TaskPlan {
-                                so_unit: unit,
-                                bytes: std::array::from_fn(|i| stride[i] * n as u32),
-                                latency: rng.gen_range(lo..=hi),
-                            }],
-                        });
-                    }
-                }
-                (None, Some(list)) => {
-                    if list.is_empty() {
-                        return Err(RunError::invalid(&format!("{}.batches", field), "is empty"));
-                    }
-                    for (bi, b) in list.iter().enumerate() {
-                        let bf = format!("{}.batches[{}]", field, bi);
-                        if b.tasks.is_empty() || b.tasks.len() > 1024 {
-                            return Err(RunError::invalid(
-                                &format!("{}.tasks", bf),
-                                format!("needs 1..=1024 tasks, got {}", b.tasks.len()),
-                            ));
-                        }
-                        if let Some(v) = b.vertices {
-                            if v == 0 || v > 32 {
-                                return Err(RunError::invalid(
-                                    &format!("{}.vertices", bf),
-                                    format!("{} is not in 1..=32", v),
-                                ));
-                            }
-                        }
-                        let mut tasks = vec![];
-                        for (ti, t) in b.tasks.iter().enumerate() {
-                            let tf = format!("{}.tasks[{}]", bf, ti);
-                            if t.so_unit >= c.so_units {
-                                return Err(RunError::invalid(
-                                    &format!("{}.so_unit", tf),
-                                    format!(
-                                        "{} is not below config.so_units = {}",
-                                        t.so_unit, c.so_units
-                                    ),
-                                ));
-                            }
-                            if t.latency > MAX_LATENCY {
-                                return Err(RunError::invalid(
-                                    &format!("{}.latency", tf),
-                                    format!("{} is above {}", t.latency, MAX_LATENCY),
-                                ));
-                            }
-                            tasks.push(TaskPlan {
-                                so_unit: t.so_unit as usize,
-                                bytes: lanes(&t.bytes, &format!("{}.bytes", tf), MAX_BUFFER_BYTES)?,
-                                latency: t.latency,
-                            });
-                        }
-                        batches += 1;
-                        if batches > MAX_BATCHES {
-                            return Err(RunError::invalid(
-                                &field,
-                                format!("more than {} batches in the scenario", MAX_BATCHES),
-                            ));
-                        }
-                        steps.push(Step::Batch {
-                            packet: pi,
-                            vertices: b.vertices.unwrap_or(32),
-                            tasks,
-                        });
-                    }
-                }
+                (Some(v), None) => self.vertices(pi, &field, *v)?,
+                (None, Some(list)) => self.explicit(pi, &field, list)?,
                 _ => {
                     return Err(RunError::invalid(
                         &field,
@@ -256,8 +189,130 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
                 }
             },
         }
+        Ok(())
     }
-    let default_cycles = 10_000 + batches * (200 + hi) + steps.len() as u64 * 4;
+
+    /// One more batch; at most [`MAX_BATCHES`] in the scenario.
+    fn count_batch(&mut self, field: &str) -> Result<(), RunError> {
+        self.batches += 1;
+        if self.batches > MAX_BATCHES {
+            return Err(RunError::invalid(
+                field,
+                format!("more than {} batches in the scenario", MAX_BATCHES),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `vertices`: batches of up to 32 vertices, SO units round-robin, random latency.
+    fn vertices(&mut self, pi: usize, field: &str, v: u64) -> Result<(), RunError> {
+        if v == 0 || v > MAX_BATCHES * 32 {
+            return Err(RunError::invalid(
+                &format!("{}.vertices", field),
+                format!("{} is not in 1..={}", v, MAX_BATCHES * 32),
+            ));
+        }
+        let mut left = v;
+        while left > 0 {
+            let n = left.min(32);
+            left -= n;
+            self.count_batch(field)?;
+            let unit = self.next_unit;
+            self.next_unit = (self.next_unit + 1) % self.cfg.so_units;
+            let stride = self.cfg.stride;
+            self.steps.push(Step::Batch {
+                packet: pi,
+                vertices: n,
+                tasks: vec![TaskPlan {
+                    so_unit: unit,
+                    bytes: std::array::from_fn(|i| stride[i] * n as u32),
+                    latency: self.rng.gen_range(self.cfg.lo..=self.cfg.hi),
+                }],
+            });
+        }
+        Ok(())
+    }
+
+    /// `batches`: the batches as given.
+    fn explicit(&mut self, pi: usize, field: &str, list: &[BatchSpec]) -> Result<(), RunError> {
+        if list.is_empty() {
+            return Err(RunError::invalid(&format!("{}.batches", field), "is empty"));
+        }
+        for (bi, b) in list.iter().enumerate() {
+            let bf = format!("{}.batches[{}]", field, bi);
+            if b.tasks.is_empty() || b.tasks.len() > 1024 {
+                return Err(RunError::invalid(
+                    &format!("{}.tasks", bf),
+                    format!("needs 1..=1024 tasks, got {}", b.tasks.len()),
+                ));
+            }
+            if let Some(v) = b.vertices {
+                if v == 0 || v > 32 {
+                    return Err(RunError::invalid(
+                        &format!("{}.vertices", bf),
+                        format!("{} is not in 1..=32", v),
+                    ));
+                }
+            }
+            let tasks = b
+                .tasks
+                .iter()
+                .enumerate()
+                .map(|(ti, t)| self.task(&format!("{}.tasks[{}]", bf, ti), t))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.count_batch(field)?;
+            self.steps.push(Step::Batch {
+                packet: pi,
+                vertices: b.vertices.unwrap_or(32),
+                tasks,
+            });
+        }
+        Ok(())
+    }
+
+    fn task(&self, tf: &str, t: &TaskSpec) -> Result<TaskPlan, RunError> {
+        if t.so_unit >= self.cfg.so_units as u64 {
+            return Err(RunError::invalid(
+                &format!("{}.so_unit", tf),
+                format!(
+                    "{} is not below config.so_units = {}",
+                    t.so_unit, self.cfg.so_units
+                ),
+            ));
+        }
+        if t.latency > MAX_LATENCY {
+            return Err(RunError::invalid(
+                &format!("{}.latency", tf),
+                format!("{} is above {}", t.latency, MAX_LATENCY),
+            ));
+        }
+        Ok(TaskPlan {
+            so_unit: t.so_unit as usize,
+            bytes: lanes(&t.bytes, &format!("{}.bytes", tf), MAX_BUFFER_BYTES)?,
+            latency: t.latency,
+        })
+    }
+}
+
+/// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
+pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
+    let sc: Scenario = parse_as(value, "")?;
+    let c = &sc.config;
+    let cfg = check_config(c)?;
+    if sc.packets.is_empty() {
+        return Err(RunError::invalid("packets", "is empty"));
+    }
+    let mut ex = Expander {
+        cfg: &cfg,
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        steps: vec![],
+        batches: 0,
+        next_unit: 0,
+    };
+    for (pi, p) in sc.packets.iter().enumerate() {
+        ex.packet(pi, p)?;
+    }
+    let default_cycles = 10_000 + ex.batches * (200 + cfg.hi) + ex.steps.len() as u64 * 4;
     let max_cycles = c.max_cycles.unwrap_or(default_cycles.min(MAX_CYCLES));
     if max_cycles == 0 || max_cycles > MAX_CYCLES {
         return Err(RunError::invalid(
@@ -266,11 +321,11 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
         ));
     }
     Ok(Plan {
-        so_units,
+        so_units: cfg.so_units,
         so_bytes_per_cycle: c.so_bytes_per_cycle as u32,
         fb_bytes_per_cycle: c.fb_bytes_per_cycle as u32,
-        buffer_bytes,
-        steps,
+        buffer_bytes: cfg.buffer_bytes,
+        steps: ex.steps,
         max_cycles,
     })
 }

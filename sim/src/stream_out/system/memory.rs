@@ -1,0 +1,132 @@
+//! The memory (behavioural): the four stream output buffers behind a frame buffer that takes
+//! at most `fb_bytes_per_cycle` bytes per cycle, SO units served round-robin; at the end its
+//! contents are compared with the golden buffers (SO-11).
+use super::cluster::{to_err, viol, Cluster};
+use super::plan::{Plan, SysResult};
+use crate::harness::Harness;
+use crate::scenario::RunError;
+use crate::stream_out::golden::{self, Golden};
+use crate::trace::TraceWriter;
+use serde_json::json;
+
+/// The frame buffer and the buffers it holds.
+#[derive(Debug, Clone)]
+pub struct FrameBuffer {
+    mem: [Vec<u8>; 4],
+    size: [u32; 4],
+    bytes_per_cycle: u32,
+    /// The SO unit served first this cycle.
+    rr: usize,
+}
+
+impl FrameBuffer {
+    pub fn new(plan: &Plan) -> FrameBuffer {
+        FrameBuffer {
+            mem: std::array::from_fn(|i| vec![0u8; plan.buffer_bytes[i] as usize]),
+            size: plan.buffer_bytes,
+            bytes_per_cycle: plan.fb_bytes_per_cycle,
+            rr: 0,
+        }
+    }
+
+    /// Nothing accepted before [`grant`](Self::grant) decides.
+    pub fn drive<const N: usize, const S: usize>(&self, u: &mut Cluster<N, S>) {
+        for r in u.wr_ready.iter_mut() {
+            r.next = false;
+        }
+    }
+
+    /// Grant the offered writes that fit this cycle's bandwidth, round-robin from `rr`, and
+    /// settle again with the grants as `wr_ready`.
+    pub fn grant<const N: usize, const S: usize>(
+        &mut self,
+        h: &mut Harness<Cluster<N, S>>,
+    ) -> Result<[bool; N], RunError> {
+        let mut budget = self.bytes_per_cycle as u64;
+        let mut granted = [false; N];
+        for k in 0..N {
+            let i = (self.rr + k) % N;
+            if h.uut.wr_valid[i].val() {
+                let n = h.uut.wr_bytes[i].val().to_u32() as u64;
+                if n <= budget {
+                    budget -= n;
+                    granted[i] = true;
+                }
+            }
+        }
+        self.rr = (self.rr + 1) % N;
+        for (i, g) in granted.iter().enumerate() {
+            h.uut.wr_ready[i].next = *g;
+        }
+        h.settle().map_err(to_err)?;
+        Ok(granted)
+    }
+
+    /// Store the granted writes; returns whether any was made.
+    pub fn write<const N: usize, const S: usize>(
+        &mut self,
+        u: &Cluster<N, S>,
+        granted: &[bool; N],
+        cycle: u64,
+        trace: &mut TraceWriter,
+        res: &mut SysResult,
+    ) -> Result<bool, RunError> {
+        let mut progress = false;
+        for (i, gr) in granted.iter().enumerate() {
+            if !gr {
+                continue;
+            }
+            let b = u.wr_buffer[i].val().index();
+            let off = u.wr_offset[i].val().to_u32() as u64;
+            let n = u.wr_bytes[i].val().to_u32() as u64;
+            let idx = u.wr_index[i].val().to_u32();
+            let bid = u.wr_batch_id[i].val().index() as u16;
+            let task = u.wr_task_number[i].val().index() as u16;
+            if off + n > self.size[b] as u64 {
+                return Err(viol(
+                    cycle,
+                    format!("SO unit {} writes past the end of buffer {}", i, b),
+                ));
+            }
+            for k in 0..n {
+                self.mem[b][(off + k) as usize] = golden::data_byte(bid, task, b, idx + k as u32);
+            }
+            trace.event(
+                cycle,
+                "write",
+                json!({"so_unit": i, "buffer": b, "offset": off, "bytes": n, "batch": bid, "task": task}),
+            )?;
+            res.bytes_written[b] += n;
+            res.first_write_cycle.get_or_insert(cycle);
+            res.last_write_cycle = cycle;
+            progress = true;
+        }
+        Ok(progress)
+    }
+
+    /// At the end: every buffer equals the golden buffer, and the bytes written per buffer the
+    /// golden count (SO-11).
+    pub fn check(&self, g: &Golden, bytes_written: &[u64; 4]) -> Result<(), RunError> {
+        let gold = golden::buffers(g, self.size);
+        for b in 0..4 {
+            if self.mem[b] != gold[b] {
+                let at = self.mem[b]
+                    .iter()
+                    .zip(gold[b].iter())
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(0);
+                return Err(RunError::Violation(format!(
+                    "buffer {} differs from the golden buffer at byte {} (SO-11)",
+                    b, at
+                )));
+            }
+            if bytes_written[b] != g.written[b] {
+                return Err(RunError::Violation(format!(
+                    "buffer {}: {} bytes written, golden {}",
+                    b, bytes_written[b], g.written[b]
+                )));
+            }
+        }
+        Ok(())
+    }
+}

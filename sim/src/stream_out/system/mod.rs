@@ -1,0 +1,229 @@
+//! Stream-output system simulation (SPEC SO-1..SO-14): the RTL [`SoCluster`] (batch-ID
+//! generator, SSYNC, crossbar, `SO_UNITS` SO units) stepped in the cycle harness, surrounded by
+//! behavioural models:
+//! - driver / WDU: walks the packet stream, takes a batch ID for every batch, sends work
+//!   tokens and state bundles to SSYNC, dispatches streamed batch/tasks to their SO unit's MPC
+//!   and other batches to the pipeline (which retires them after their latency, SO-2);
+//! - MPC + shader per SO unit: batch-ID packet, then after the shader latency the attribute
+//!   bytes per buffer, then the batch-end packet;
+//! - memory: the four stream output buffers behind a frame buffer that accepts at most
+//!   `fb_bytes_per_cycle` bytes per cycle (SO units served round-robin).
+//!
+//! Reading (SO-3, SO-11): the driver sends an offset bundle only when every SO unit is idle
+//! and no streamed batch/task is queued, as a driver that rebinds stream-output targets first
+//! waits for idle. SSYNC applies the bundle between operations in stream order, but SO units
+//! write in parallel: if the new offsets point back into bytes an earlier operation is still
+//! writing, the two writes would land in no defined order and the buffers could differ from
+//! driver order. (Seen with a random scenario, seed 422911, before this wait was added.)
+//!
+//! Every run is checked against the golden model ([`super::golden`]): each response's offsets
+//! and order, each second request's bytes, retire order, overflow decisions, the final SSOBOs
+//! and the final contents of every buffer (SO-11). A mismatch is a [`RunError::Violation`].
+//!
+//! | file | what |
+//! | --- | --- |
+//! | `plan.rs` | [`Plan`] (the WDU's input and configuration), [`SysResult`] |
+//! | `cluster.rs` | the RTL instance, its violation outputs, its waves |
+//! | `wdu.rs` | driver / WDU |
+//! | `mpc.rs` | MPC + shader per SO unit |
+//! | `memory.rs` | frame buffer and the four buffers |
+//! | `watch.rs` | SSYNC's traffic: trace events and the [`SsyncScoreboard`] |
+//!
+//! [`SoCluster`]: ppu_hdl::stream_out::so_cluster::SoCluster
+mod cluster;
+mod memory;
+mod mpc;
+mod plan;
+mod watch;
+mod wdu;
+
+use super::golden::SsyncScoreboard;
+use crate::harness::Harness;
+use crate::scenario::RunError;
+use crate::tb::{finish_waves, TbOutput};
+use crate::trace::TraceWriter;
+use cluster::{check_violation, to_err, viol, Cluster};
+use memory::FrameBuffer;
+use mpc::Mpcs;
+use ppu_hdl::prelude::*;
+use rust_hdl::prelude::*;
+use std::path::Path;
+use watch::SsyncWatch;
+use wdu::{Wdu, WduOffer};
+
+pub use plan::{Plan, Step, SysResult, TaskPlan};
+
+/// Run a plan, writing trace events to `trace` and (optionally) a VCD.
+pub fn run_plan(
+    plan: &Plan,
+    trace: &mut TraceWriter,
+    vcd: Option<&Path>,
+) -> Result<SysResult, RunError> {
+    match plan.so_units {
+        1 => simulate::<1, 1>(plan, trace, vcd),
+        2 => simulate::<2, 1>(plan, trace, vcd),
+        3..=4 => simulate::<4, 2>(plan, trace, vcd),
+        5..=8 => simulate::<8, 3>(plan, trace, vcd),
+        9..=16 => simulate::<16, 4>(plan, trace, vcd),
+        n => Err(RunError::invalid(
+            "config.so_units",
+            format!("{} is not in 1..=16", n),
+        )),
+    }
+}
+
+fn simulate<const N: usize, const S: usize>(
+    plan: &Plan,
+    trace: &mut TraceWriter,
+    vcd: Option<&Path>,
+) -> Result<SysResult, RunError> {
+    let mut h = Harness::new(Cluster::<N, S>::default(), |u, c| u.clock.next = c.into());
+    if let Some(p) = vcd {
+        h = h
+            .with_vcd(p, "stream_out")
+            .map_err(|e| RunError::Output(format!("{}: {}", p.display(), e)))?;
+    }
+    let mut sys = System::new(plan, N);
+    for cycle in 0..plan.max_cycles {
+        if sys.cycle(&mut h, cycle, trace)? {
+            break;
+        }
+    }
+    sys.finish(&h.uut)?;
+    let out = TbOutput {
+        vcd,
+        record_ports: false,
+    };
+    finish_waves(h, &out, |vars| cluster::waves_groups(N, vars)).map_err(RunError::Output)?;
+    Ok(sys.res)
+}
+
+/// One system run: the behavioural models around the cluster and what was seen.
+struct System<'a> {
+    plan: &'a Plan,
+    wdu: Wdu,
+    mpc: Mpcs,
+    fb: FrameBuffer,
+    watch: SsyncWatch,
+    res: SysResult,
+    /// Cycles without progress, and cycles with everything finished.
+    idle: u64,
+    quiet: u64,
+    /// Every SO unit idle and no streamed task queued (sampled at the end of the last cycle).
+    so_idle: bool,
+}
+
+impl<'a> System<'a> {
+    fn new(plan: &'a Plan, n: usize) -> Self {
+        System {
+            plan,
+            wdu: Wdu::default(),
+            mpc: Mpcs::new(n),
+            fb: FrameBuffer::new(plan),
+            watch: SsyncWatch::new(SsyncScoreboard::new(plan.golden()), n),
+            res: SysResult::default(),
+            idle: 0,
+            quiet: 0,
+            so_idle: true,
+        }
+    }
+
+    /// One clock cycle: drive, settle, grant memory, check, step. Returns `true` once
+    /// everything has finished (and SSYNC had time to drain its operation FIFO).
+    fn cycle<const N: usize, const S: usize>(
+        &mut self,
+        h: &mut Harness<Cluster<N, S>>,
+        cycle: u64,
+        trace: &mut TraceWriter,
+    ) -> Result<bool, RunError> {
+        let reset = cycle == 0;
+        let offer = self.wdu.offer(self.plan, cycle, self.so_idle);
+        self.drive(&mut h.uut, &offer, reset, cycle);
+        h.settle().map_err(to_err)?;
+        if reset {
+            h.step().map_err(to_err)?;
+            return Ok(false);
+        }
+        let granted = self.fb.grant(h)?;
+        let progress = self.observe(&h.uut, &offer, &granted, cycle, trace)?;
+        let finished = self.finished(&h.uut);
+        h.step().map_err(to_err)?;
+        self.res.cycles = cycle + 1;
+        // Let SSYNC drain its operation FIFO (offset bundles after the last operation).
+        self.quiet = if finished { self.quiet + 1 } else { 0 };
+        if self.quiet > 24 {
+            return Ok(true);
+        }
+        self.idle = if progress { 0 } else { self.idle + 1 };
+        if self.idle > 200_000 {
+            return Err(viol(
+                cycle,
+                "no progress for 200000 cycles (deadlock)".into(),
+            ));
+        }
+        Ok(false)
+    }
+
+    fn drive<const N: usize, const S: usize>(
+        &self,
+        u: &mut Cluster<N, S>,
+        offer: &WduOffer,
+        reset: bool,
+        cycle: u64,
+    ) {
+        u.reset.next = reset;
+        u.bytes_per_cycle.next = bits::<32>(self.plan.so_bytes_per_cycle as u64);
+        u.buffer_size.next = Msg128Fields(self.plan.buffer_bytes).to_hw();
+        self.wdu.drive(u, offer);
+        self.mpc.drive(u, reset, cycle);
+        self.fb.drive(u);
+    }
+
+    /// Check one settled cycle; returns whether anything moved.
+    fn observe<const N: usize, const S: usize>(
+        &mut self,
+        u: &Cluster<N, S>,
+        offer: &WduOffer,
+        granted: &[bool; N],
+        cycle: u64,
+        trace: &mut TraceWriter,
+    ) -> Result<bool, RunError> {
+        check_violation(u, cycle)?;
+        let res = &mut self.res;
+        let mut progress = self
+            .wdu
+            .observe(u, offer, cycle, &mut self.mpc, trace, res)?;
+        progress |= self.mpc.observe(u);
+        progress |= self.watch.observe(u, cycle, trace, res)?;
+        progress |= self.fb.write(u, granted, cycle, trace, res)?;
+        Ok(progress)
+    }
+
+    /// Everything sent, written, answered and retired (and notes whether the SO units idle).
+    fn finished<const N: usize, const S: usize>(&mut self, u: &Cluster<N, S>) -> bool {
+        let busy = (0..N).any(|i| u.so[i].busy.val());
+        self.so_idle = self.mpc.all_empty() && !busy;
+        self.wdu.drained(self.plan)
+            && self.so_idle
+            && self.watch.sb.all_answered()
+            && self.watch.sb.all_retired()
+    }
+
+    /// The end of the run: everything answered and retired, final SSOBOs and buffers golden.
+    fn finish<const N: usize, const S: usize>(
+        &mut self,
+        u: &Cluster<N, S>,
+    ) -> Result<(), RunError> {
+        self.res.ssobo = Msg128Fields::from_hw(u.ssync.ssobo.val()).0;
+        let sb = &self.watch.sb;
+        if let Some(progress) = sb.unfinished() {
+            return Err(RunError::Violation(format!(
+                "not finished after {} cycles (config.max_cycles): {}",
+                self.plan.max_cycles, progress
+            )));
+        }
+        sb.final_ssobo(self.res.ssobo)
+            .map_err(RunError::Violation)?;
+        self.fb.check(sb.golden(), &self.res.bytes_written)
+    }
+}
