@@ -13,7 +13,7 @@
 //! | [`widgets::block_ram`] | simple dual-port SRAM, synchronous read, mapped to block RAM | SO-3 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
 //! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
-//! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor | ST-1..ST-7 |
+//! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor, status cluster | ST-1..ST-7 |
 
 pub mod msg;
 pub mod status;

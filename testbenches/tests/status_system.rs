@@ -123,7 +123,7 @@ fn st7_gather_deadlock_is_detected_and_removed() {
             && e["cycle"].as_u64().unwrap() == c + 3),
         "the resume reaches unit 1 TREE_STAGES cycles after the detection"
     );
-    ppu_sim::status::tb::monitor_save_file(&vcd, c.saturating_sub(10)).unwrap();
+    ppu_sim::status::tb::system_save_file(&vcd, c.saturating_sub(10), cfg.units.len()).unwrap();
     // Without the watchdog the same pipeline never finishes: the deadlock is real.
     let err = system::run(&gather_pipeline(0), None).unwrap_err();
     assert!(matches!(err, RunError::Violation(_)), "{:?}", err);

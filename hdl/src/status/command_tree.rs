@@ -29,12 +29,12 @@ pub struct CommandTree<const N: usize, const TREE_STAGES: usize> {
     pub unit_reset: Signal<Out, Bits<N>>,
     pub unit_resume: Signal<Out, Bits<N>>,
     /// Broadcast commands: shift registers, bit 0 = first stage.
-    pipe_halt: DFF<Bits<TREE_STAGES>>,
-    pipe_reset: DFF<Bits<TREE_STAGES>>,
-    pipe_resume: DFF<Bits<TREE_STAGES>>,
+    cmd_halt_stages: DFF<Bits<TREE_STAGES>>,
+    cmd_reset_stages: DFF<Bits<TREE_STAGES>>,
+    cmd_resume_stages: DFF<Bits<TREE_STAGES>>,
     /// Per-unit lines, one register per stage.
-    stage_reset: [DFF<Bits<N>>; TREE_STAGES],
-    stage_resume: [DFF<Bits<N>>; TREE_STAGES],
+    line_reset_stages: [DFF<Bits<N>>; TREE_STAGES],
+    line_resume_stages: [DFF<Bits<N>>; TREE_STAGES],
     last_stage: Constant<Bits<TREE_STAGES>>,
     all_units: Constant<Bits<N>>,
 }
@@ -57,11 +57,11 @@ impl<const N: usize, const TREE_STAGES: usize> Default for CommandTree<N, TREE_S
             unit_halt: Default::default(),
             unit_reset: Default::default(),
             unit_resume: Default::default(),
-            pipe_halt: Default::default(),
-            pipe_reset: Default::default(),
-            pipe_resume: Default::default(),
-            stage_reset: std::array::from_fn(|_| Default::default()),
-            stage_resume: std::array::from_fn(|_| Default::default()),
+            cmd_halt_stages: Default::default(),
+            cmd_reset_stages: Default::default(),
+            cmd_resume_stages: Default::default(),
+            line_reset_stages: std::array::from_fn(|_| Default::default()),
+            line_resume_stages: std::array::from_fn(|_| Default::default()),
             last_stage: Constant::new(bits::<TREE_STAGES>(1u64 << (TREE_STAGES - 1))),
             all_units: Constant::new(bits::<N>(if N == 64 { u64::MAX } else { (1u64 << N) - 1 })),
         }
@@ -71,61 +71,68 @@ impl<const N: usize, const TREE_STAGES: usize> Default for CommandTree<N, TREE_S
 impl<const N: usize, const TREE_STAGES: usize> Logic for CommandTree<N, TREE_STAGES> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, pipe_halt, pipe_reset, pipe_resume);
+        dff_setup!(
+            self,
+            clock,
+            cmd_halt_stages,
+            cmd_reset_stages,
+            cmd_resume_stages
+        );
         for s in 0..TREE_STAGES {
-            self.stage_reset[s].clock.next = self.clock.val();
-            self.stage_resume[s].clock.next = self.clock.val();
+            self.line_reset_stages[s].clock.next = self.clock.val();
+            self.line_resume_stages[s].clock.next = self.clock.val();
         }
         // Broadcast commands.
         if self.cmd_halt.val() {
-            self.pipe_halt.d.next =
-                (self.pipe_halt.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
+            self.cmd_halt_stages.d.next =
+                (self.cmd_halt_stages.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
         } else {
-            self.pipe_halt.d.next = self.pipe_halt.q.val() << bits::<TREE_STAGES>(1);
+            self.cmd_halt_stages.d.next = self.cmd_halt_stages.q.val() << bits::<TREE_STAGES>(1);
         }
         if self.cmd_reset.val() {
-            self.pipe_reset.d.next =
-                (self.pipe_reset.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
+            self.cmd_reset_stages.d.next =
+                (self.cmd_reset_stages.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
         } else {
-            self.pipe_reset.d.next = self.pipe_reset.q.val() << bits::<TREE_STAGES>(1);
+            self.cmd_reset_stages.d.next = self.cmd_reset_stages.q.val() << bits::<TREE_STAGES>(1);
         }
         if self.cmd_resume.val() {
-            self.pipe_resume.d.next =
-                (self.pipe_resume.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
+            self.cmd_resume_stages.d.next =
+                (self.cmd_resume_stages.q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
         } else {
-            self.pipe_resume.d.next = self.pipe_resume.q.val() << bits::<TREE_STAGES>(1);
+            self.cmd_resume_stages.d.next =
+                self.cmd_resume_stages.q.val() << bits::<TREE_STAGES>(1);
         }
         // Per-unit lines.
-        self.stage_reset[0].d.next = self.line_reset.val();
-        self.stage_resume[0].d.next = self.line_resume.val();
+        self.line_reset_stages[0].d.next = self.line_reset.val();
+        self.line_resume_stages[0].d.next = self.line_resume.val();
         for s in 1..TREE_STAGES {
-            self.stage_reset[s].d.next = self.stage_reset[s - 1].q.val();
-            self.stage_resume[s].d.next = self.stage_resume[s - 1].q.val();
+            self.line_reset_stages[s].d.next = self.line_reset_stages[s - 1].q.val();
+            self.line_resume_stages[s].d.next = self.line_resume_stages[s - 1].q.val();
         }
         // Outputs from the last stage.
         self.unit_halt.next = bits::<N>(0);
         self.unit_reset.next = bits::<N>(0);
         self.unit_resume.next = bits::<N>(0);
         for s in (TREE_STAGES - 1)..TREE_STAGES {
-            self.unit_reset.next = self.stage_reset[s].q.val();
-            self.unit_resume.next = self.stage_resume[s].q.val();
+            self.unit_reset.next = self.line_reset_stages[s].q.val();
+            self.unit_resume.next = self.line_resume_stages[s].q.val();
         }
-        if (self.pipe_halt.q.val() & self.last_stage.val()).any() {
+        if (self.cmd_halt_stages.q.val() & self.last_stage.val()).any() {
             self.unit_halt.next = self.all_units.val();
         }
-        if (self.pipe_reset.q.val() & self.last_stage.val()).any() {
+        if (self.cmd_reset_stages.q.val() & self.last_stage.val()).any() {
             self.unit_reset.next = self.all_units.val();
         }
-        if (self.pipe_resume.q.val() & self.last_stage.val()).any() {
+        if (self.cmd_resume_stages.q.val() & self.last_stage.val()).any() {
             self.unit_resume.next = self.all_units.val();
         }
         if self.reset.val() {
-            self.pipe_halt.d.next = bits::<TREE_STAGES>(0);
-            self.pipe_reset.d.next = bits::<TREE_STAGES>(0);
-            self.pipe_resume.d.next = bits::<TREE_STAGES>(0);
+            self.cmd_halt_stages.d.next = bits::<TREE_STAGES>(0);
+            self.cmd_reset_stages.d.next = bits::<TREE_STAGES>(0);
+            self.cmd_resume_stages.d.next = bits::<TREE_STAGES>(0);
             for s in 0..TREE_STAGES {
-                self.stage_reset[s].d.next = bits::<N>(0);
-                self.stage_resume[s].d.next = bits::<N>(0);
+                self.line_reset_stages[s].d.next = bits::<N>(0);
+                self.line_resume_stages[s].d.next = bits::<N>(0);
             }
         }
     }

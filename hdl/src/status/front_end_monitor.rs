@@ -74,26 +74,39 @@ pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: us
     pub all_halted_seen: Signal<Out, Bit>,
     pub deadlock: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
+    /// The current phase, driving `phase`.
     phase_reg: DFF<Bits<3>>,
-    timer: DFF<Bits<8>>,
-    watch_count: [DFF<Bits<16>>; G],
+    /// Cycles since the current timed phase (WAIT, RESET_WAIT, RELEASE) began, saturating at
+    /// `phase_cycles_max`.
+    phase_cycles: DFF<Bits<8>>,
+    /// Per connection, the cycles its watchdog condition has held.
+    watchdog_cycles: [DFF<Bits<16>>; G],
     /// Last cycle's roll-up flags, to see status changes.
-    prev_halted: [DFF<Bit>; G],
-    prev_empty: [DFF<Bit>; G],
-    prev_not_stalled: [DFF<Bit>; G],
-    prev_not_quiescent: [DFF<Bit>; G],
+    previous_conn_halted: [DFF<Bit>; G],
+    previous_conn_empty: [DFF<Bit>; G],
+    previous_conn_not_stalled: [DFF<Bit>; G],
+    previous_conn_not_quiescent: [DFF<Bit>; G],
     /// `progress` or some connection's flags changed.
-    moving: Signal<Local, Bit>,
+    watchdog_moving: Signal<Local, Bit>,
     all_halted_now: Signal<Local, Bit>,
     all_empty_now: Signal<Local, Bit>,
     target_met: Signal<Local, Bit>,
-    watch_enable: Signal<Local, Bit>,
-    resume_acc: Signal<Local, Bits<N>>,
-    reset_acc: Signal<Local, Bits<N>>,
-    fired: Signal<Local, Bit>,
+    watchdog_enable: Signal<Local, Bit>,
+    watchdog_fired: Signal<Local, Bit>,
+    line_resume_acc: Signal<Local, Bits<N>>,
+    line_reset_acc: Signal<Local, Bits<N>>,
     members: [Constant<Bits<N>>; G],
     round_trip: Constant<Bits<8>>,
     reset_settle: Constant<Bits<8>>,
+    phase_cycles_max: Constant<Bits<8>>,
+    /// The phase codes ([`phase`]), named in the Verilog too.
+    phase_idle: Constant<Bits<3>>,
+    phase_wait: Constant<Bits<3>>,
+    phase_store: Constant<Bits<3>>,
+    phase_reset: Constant<Bits<3>>,
+    phase_reset_wait: Constant<Bits<3>>,
+    phase_restore: Constant<Bits<3>>,
+    phase_release: Constant<Bits<3>>,
 }
 
 impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N, G, TREE_STAGES> {
@@ -131,28 +144,39 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N
             deadlock: Default::default(),
             violation: Default::default(),
             phase_reg: Default::default(),
-            timer: Default::default(),
-            watch_count: std::array::from_fn(|_| Default::default()),
-            prev_halted: std::array::from_fn(|_| Default::default()),
-            prev_empty: std::array::from_fn(|_| Default::default()),
-            prev_not_stalled: std::array::from_fn(|_| Default::default()),
-            prev_not_quiescent: std::array::from_fn(|_| Default::default()),
-            moving: Default::default(),
+            phase_cycles: Default::default(),
+            watchdog_cycles: std::array::from_fn(|_| Default::default()),
+            previous_conn_halted: std::array::from_fn(|_| Default::default()),
+            previous_conn_empty: std::array::from_fn(|_| Default::default()),
+            previous_conn_not_stalled: std::array::from_fn(|_| Default::default()),
+            previous_conn_not_quiescent: std::array::from_fn(|_| Default::default()),
+            watchdog_moving: Default::default(),
             all_halted_now: Default::default(),
             all_empty_now: Default::default(),
             target_met: Default::default(),
-            watch_enable: Default::default(),
-            resume_acc: Default::default(),
-            reset_acc: Default::default(),
-            fired: Default::default(),
+            watchdog_enable: Default::default(),
+            watchdog_fired: Default::default(),
+            line_resume_acc: Default::default(),
+            line_reset_acc: Default::default(),
             members: std::array::from_fn(|g| {
                 Constant::new(bits::<N>(chains.get(g).copied().unwrap_or(0)))
             }),
             round_trip: Constant::new(bits::<8>(2 * TREE_STAGES as u64 + 1)),
             reset_settle: Constant::new(bits::<8>(TREE_STAGES as u64)),
+            phase_cycles_max: Constant::new(bits::<8>(PHASE_CYCLES_MAX)),
+            phase_idle: Constant::new(bits::<3>(phase::IDLE)),
+            phase_wait: Constant::new(bits::<3>(phase::WAIT)),
+            phase_store: Constant::new(bits::<3>(phase::STORE)),
+            phase_reset: Constant::new(bits::<3>(phase::RESET)),
+            phase_reset_wait: Constant::new(bits::<3>(phase::RESET_WAIT)),
+            phase_restore: Constant::new(bits::<3>(phase::RESTORE)),
+            phase_release: Constant::new(bits::<3>(phase::RELEASE)),
         }
     }
 }
+
+/// Where `phase_cycles` saturates.
+pub const PHASE_CYCLES_MAX: u64 = 255;
 
 /// Phase codes of [`FrontEndMonitor`] (its `phase` output).
 pub mod phase {
@@ -170,7 +194,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase_reg, timer);
+        dff_setup!(self, clock, phase_reg, phase_cycles);
         // Front-end AND of the roll-up connections.
         self.all_halted_now.next = true;
         self.all_empty_now.next = true;
@@ -193,119 +217,122 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         self.feed_stop.next = false;
         self.all_halted_seen.next = false;
         self.violation.next = false;
-        self.watch_enable.next = false;
-        if self.timer.q.val() != bits::<8>(255) {
-            self.timer.d.next = self.timer.q.val() + bits::<8>(1);
+        self.watchdog_enable.next = false;
+        if self.phase_cycles.q.val() != self.phase_cycles_max.val() {
+            self.phase_cycles.d.next = self.phase_cycles.q.val() + bits::<8>(1);
         }
         // Context-switch sequence (ST-5).
-        if self.phase_reg.q.val() == bits::<3>(0) {
+        if self.phase_reg.q.val() == self.phase_idle.val() {
             self.switch_ready.next = true;
-            self.watch_enable.next = true;
+            self.watchdog_enable.next = true;
             if self.switch_valid.val() {
-                self.phase_reg.d.next = bits::<3>(1);
-                self.timer.d.next = bits::<8>(0);
+                self.phase_reg.d.next = self.phase_wait.val();
+                self.phase_cycles.d.next = bits::<8>(0);
             }
-        } else if self.phase_reg.q.val() == bits::<3>(1) {
+        } else if self.phase_reg.q.val() == self.phase_wait.val() {
             self.cmd_halt.next = !self.drain_mode.val();
-            self.watch_enable.next = self.drain_mode.val();
+            self.watchdog_enable.next = self.drain_mode.val();
             self.feed_stop.next = true;
-            if (self.timer.q.val() >= self.round_trip.val()) & self.target_met.val() {
+            if (self.phase_cycles.q.val() >= self.round_trip.val()) & self.target_met.val() {
                 self.all_halted_seen.next = true;
-                self.phase_reg.d.next = bits::<3>(2);
+                self.phase_reg.d.next = self.phase_store.val();
             }
-        } else if self.phase_reg.q.val() == bits::<3>(2) {
+        } else if self.phase_reg.q.val() == self.phase_store.val() {
             self.cmd_halt.next = !self.drain_mode.val();
             self.feed_stop.next = true;
             self.store_req.next = true;
             if self.store_done.val() {
-                self.phase_reg.d.next = bits::<3>(3);
+                self.phase_reg.d.next = self.phase_reset.val();
             }
-        } else if self.phase_reg.q.val() == bits::<3>(3) {
+        } else if self.phase_reg.q.val() == self.phase_reset.val() {
             self.cmd_halt.next = !self.drain_mode.val();
             self.feed_stop.next = true;
             self.cmd_reset.next = true;
-            self.phase_reg.d.next = bits::<3>(4);
-            self.timer.d.next = bits::<8>(0);
-        } else if self.phase_reg.q.val() == bits::<3>(4) {
+            self.phase_reg.d.next = self.phase_reset_wait.val();
+            self.phase_cycles.d.next = bits::<8>(0);
+        } else if self.phase_reg.q.val() == self.phase_reset_wait.val() {
             self.cmd_halt.next = !self.drain_mode.val();
             self.feed_stop.next = true;
-            if self.timer.q.val() >= self.reset_settle.val() {
-                self.phase_reg.d.next = bits::<3>(5);
+            if self.phase_cycles.q.val() >= self.reset_settle.val() {
+                self.phase_reg.d.next = self.phase_restore.val();
             }
-        } else if self.phase_reg.q.val() == bits::<3>(5) {
+        } else if self.phase_reg.q.val() == self.phase_restore.val() {
             self.cmd_halt.next = !self.drain_mode.val();
             self.feed_stop.next = true;
             self.restore_req.next = true;
             if self.restore_done.val() {
-                self.phase_reg.d.next = bits::<3>(6);
-                self.timer.d.next = bits::<8>(0);
+                self.phase_reg.d.next = self.phase_release.val();
+                self.phase_cycles.d.next = bits::<8>(0);
             }
-        } else if self.phase_reg.q.val() == bits::<3>(6) {
-            if self.timer.q.val() >= self.round_trip.val() {
-                self.phase_reg.d.next = bits::<3>(0);
+        } else if self.phase_reg.q.val() == self.phase_release.val() {
+            if self.phase_cycles.q.val() >= self.round_trip.val() {
+                self.phase_reg.d.next = self.phase_idle.val();
             }
         } else {
-            self.phase_reg.d.next = bits::<3>(0);
+            self.phase_reg.d.next = self.phase_idle.val();
         }
         self.violation.next = (self.store_done.val() & !self.store_req.val())
             | (self.restore_done.val() & !self.restore_req.val());
         // Deadlock watchdog (ST-7).
-        self.resume_acc.next = bits::<N>(0);
-        self.reset_acc.next = bits::<N>(0);
-        self.fired.next = false;
-        self.moving.next = self.progress.val();
+        self.line_resume_acc.next = bits::<N>(0);
+        self.line_reset_acc.next = bits::<N>(0);
+        self.watchdog_fired.next = false;
+        self.watchdog_moving.next = self.progress.val();
         for g in 0..G {
-            self.prev_halted[g].clock.next = self.clock.val();
-            self.prev_empty[g].clock.next = self.clock.val();
-            self.prev_not_stalled[g].clock.next = self.clock.val();
-            self.prev_not_quiescent[g].clock.next = self.clock.val();
-            self.prev_halted[g].d.next = self.conn_halted[g].val();
-            self.prev_empty[g].d.next = self.conn_empty[g].val();
-            self.prev_not_stalled[g].d.next = self.conn_not_stalled[g].val();
-            self.prev_not_quiescent[g].d.next = self.conn_not_quiescent[g].val();
-            if (self.prev_halted[g].q.val() != self.conn_halted[g].val())
-                | (self.prev_empty[g].q.val() != self.conn_empty[g].val())
-                | (self.prev_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
-                | (self.prev_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val())
+            self.previous_conn_halted[g].clock.next = self.clock.val();
+            self.previous_conn_empty[g].clock.next = self.clock.val();
+            self.previous_conn_not_stalled[g].clock.next = self.clock.val();
+            self.previous_conn_not_quiescent[g].clock.next = self.clock.val();
+            self.previous_conn_halted[g].d.next = self.conn_halted[g].val();
+            self.previous_conn_empty[g].d.next = self.conn_empty[g].val();
+            self.previous_conn_not_stalled[g].d.next = self.conn_not_stalled[g].val();
+            self.previous_conn_not_quiescent[g].d.next = self.conn_not_quiescent[g].val();
+            if (self.previous_conn_halted[g].q.val() != self.conn_halted[g].val())
+                | (self.previous_conn_empty[g].q.val() != self.conn_empty[g].val())
+                | (self.previous_conn_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
+                | (self.previous_conn_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val())
             {
-                self.moving.next = true;
+                self.watchdog_moving.next = true;
             }
             if self.reset.val() {
-                self.prev_halted[g].d.next = false;
-                self.prev_empty[g].d.next = false;
-                self.prev_not_stalled[g].d.next = false;
-                self.prev_not_quiescent[g].d.next = false;
+                self.previous_conn_halted[g].d.next = false;
+                self.previous_conn_empty[g].d.next = false;
+                self.previous_conn_not_stalled[g].d.next = false;
+                self.previous_conn_not_quiescent[g].d.next = false;
             }
         }
         for g in 0..G {
-            self.watch_count[g].clock.next = self.clock.val();
-            self.watch_count[g].d.next = bits::<16>(0);
-            if self.watch_enable.val()
-                & !self.moving.val()
+            self.watchdog_cycles[g].clock.next = self.clock.val();
+            self.watchdog_cycles[g].d.next = bits::<16>(0);
+            if self.watchdog_enable.val()
+                & !self.watchdog_moving.val()
                 & (self.deadlock_threshold.val() != bits::<16>(0))
                 & (!self.conn_not_quiescent[g].val() | !self.conn_not_stalled[g].val())
             {
-                if self.watch_count[g].q.val() >= self.deadlock_threshold.val() {
-                    self.fired.next = true;
+                if self.watchdog_cycles[g].q.val() >= self.deadlock_threshold.val() {
+                    self.watchdog_fired.next = true;
                     if !self.conn_not_quiescent[g].val() {
-                        self.resume_acc.next = self.resume_acc.val() | self.members[g].val();
+                        self.line_resume_acc.next =
+                            self.line_resume_acc.val() | self.members[g].val();
                     } else {
-                        self.reset_acc.next = self.reset_acc.val() | self.members[g].val();
+                        self.line_reset_acc.next =
+                            self.line_reset_acc.val() | self.members[g].val();
                     }
                 } else {
-                    self.watch_count[g].d.next = self.watch_count[g].q.val() + bits::<16>(1);
+                    self.watchdog_cycles[g].d.next =
+                        self.watchdog_cycles[g].q.val() + bits::<16>(1);
                 }
             }
             if self.reset.val() {
-                self.watch_count[g].d.next = bits::<16>(0);
+                self.watchdog_cycles[g].d.next = bits::<16>(0);
             }
         }
-        self.line_resume.next = self.resume_acc.val();
-        self.line_reset.next = self.reset_acc.val();
-        self.deadlock.next = self.fired.val();
+        self.line_resume.next = self.line_resume_acc.val();
+        self.line_reset.next = self.line_reset_acc.val();
+        self.deadlock.next = self.watchdog_fired.val();
         if self.reset.val() {
-            self.phase_reg.d.next = bits::<3>(0);
-            self.timer.d.next = bits::<8>(0);
+            self.phase_reg.d.next = self.phase_idle.val();
+            self.phase_cycles.d.next = bits::<8>(0);
         }
     }
 }

@@ -46,14 +46,14 @@ pub struct RollupTree<const N: usize, const G: usize, const TREE_STAGES: usize> 
     pub none_quiescent: Signal<Out, Bit>,
     nodes: [RollupNode<N>; G],
     /// Per connection, a shift register of `TREE_STAGES` bits per flag (bit 0 = first stage).
-    pipe_halted: [DFF<Bits<TREE_STAGES>>; G],
-    pipe_empty: [DFF<Bits<TREE_STAGES>>; G],
-    pipe_not_stalled: [DFF<Bits<TREE_STAGES>>; G],
-    pipe_not_quiescent: [DFF<Bits<TREE_STAGES>>; G],
-    and_halted: Signal<Local, Bit>,
-    and_empty: Signal<Local, Bit>,
-    and_not_stalled: Signal<Local, Bit>,
-    and_not_quiescent: Signal<Local, Bit>,
+    conn_halted_stages: [DFF<Bits<TREE_STAGES>>; G],
+    conn_empty_stages: [DFF<Bits<TREE_STAGES>>; G],
+    conn_not_stalled_stages: [DFF<Bits<TREE_STAGES>>; G],
+    conn_not_quiescent_stages: [DFF<Bits<TREE_STAGES>>; G],
+    all_halted_acc: Signal<Local, Bit>,
+    all_empty_acc: Signal<Local, Bit>,
+    none_stalled_acc: Signal<Local, Bit>,
+    none_quiescent_acc: Signal<Local, Bit>,
     /// The last stage's bit of a shift register.
     last_stage: Constant<Bits<TREE_STAGES>>,
     all_ones: Constant<Bits<TREE_STAGES>>,
@@ -85,14 +85,14 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> RollupTree<N, G, 
             none_stalled: Default::default(),
             none_quiescent: Default::default(),
             nodes: std::array::from_fn(|g| RollupNode::new(chains.get(g).copied().unwrap_or(0))),
-            pipe_halted: std::array::from_fn(|_| Default::default()),
-            pipe_empty: std::array::from_fn(|_| Default::default()),
-            pipe_not_stalled: std::array::from_fn(|_| Default::default()),
-            pipe_not_quiescent: std::array::from_fn(|_| Default::default()),
-            and_halted: Default::default(),
-            and_empty: Default::default(),
-            and_not_stalled: Default::default(),
-            and_not_quiescent: Default::default(),
+            conn_halted_stages: std::array::from_fn(|_| Default::default()),
+            conn_empty_stages: std::array::from_fn(|_| Default::default()),
+            conn_not_stalled_stages: std::array::from_fn(|_| Default::default()),
+            conn_not_quiescent_stages: std::array::from_fn(|_| Default::default()),
+            all_halted_acc: Default::default(),
+            all_empty_acc: Default::default(),
+            none_stalled_acc: Default::default(),
+            none_quiescent_acc: Default::default(),
             last_stage: Constant::new(bits::<TREE_STAGES>(1u64 << (TREE_STAGES - 1))),
             all_ones: Constant::new(bits::<TREE_STAGES>((1u64 << TREE_STAGES) - 1)),
         }
@@ -104,71 +104,77 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.and_halted.next = true;
-        self.and_empty.next = true;
-        self.and_not_stalled.next = true;
-        self.and_not_quiescent.next = true;
+        self.all_halted_acc.next = true;
+        self.all_empty_acc.next = true;
+        self.none_stalled_acc.next = true;
+        self.none_quiescent_acc.next = true;
         for g in 0..G {
-            self.pipe_halted[g].clock.next = self.clock.val();
-            self.pipe_empty[g].clock.next = self.clock.val();
-            self.pipe_not_stalled[g].clock.next = self.clock.val();
-            self.pipe_not_quiescent[g].clock.next = self.clock.val();
+            self.conn_halted_stages[g].clock.next = self.clock.val();
+            self.conn_empty_stages[g].clock.next = self.clock.val();
+            self.conn_not_stalled_stages[g].clock.next = self.clock.val();
+            self.conn_not_quiescent_stages[g].clock.next = self.clock.val();
             self.nodes[g].halted_in.next = self.halted_in.val();
             self.nodes[g].empty_in.next = self.empty_in.val();
             self.nodes[g].not_stalled_in.next = self.not_stalled_in.val();
             self.nodes[g].not_quiescent_in.next = self.not_quiescent_in.val();
             // Shift in the chain's AND at stage 0.
             if self.nodes[g].halted.val() {
-                self.pipe_halted[g].d.next = (self.pipe_halted[g].q.val()
+                self.conn_halted_stages[g].d.next = (self.conn_halted_stages[g].q.val()
                     << bits::<TREE_STAGES>(1))
                     | bits::<TREE_STAGES>(1);
             } else {
-                self.pipe_halted[g].d.next = self.pipe_halted[g].q.val() << bits::<TREE_STAGES>(1);
+                self.conn_halted_stages[g].d.next =
+                    self.conn_halted_stages[g].q.val() << bits::<TREE_STAGES>(1);
             }
             if self.nodes[g].empty.val() {
-                self.pipe_empty[g].d.next =
-                    (self.pipe_empty[g].q.val() << bits::<TREE_STAGES>(1)) | bits::<TREE_STAGES>(1);
+                self.conn_empty_stages[g].d.next = (self.conn_empty_stages[g].q.val()
+                    << bits::<TREE_STAGES>(1))
+                    | bits::<TREE_STAGES>(1);
             } else {
-                self.pipe_empty[g].d.next = self.pipe_empty[g].q.val() << bits::<TREE_STAGES>(1);
+                self.conn_empty_stages[g].d.next =
+                    self.conn_empty_stages[g].q.val() << bits::<TREE_STAGES>(1);
             }
             if self.nodes[g].not_stalled.val() {
-                self.pipe_not_stalled[g].d.next = (self.pipe_not_stalled[g].q.val()
+                self.conn_not_stalled_stages[g].d.next = (self.conn_not_stalled_stages[g].q.val()
                     << bits::<TREE_STAGES>(1))
                     | bits::<TREE_STAGES>(1);
             } else {
-                self.pipe_not_stalled[g].d.next =
-                    self.pipe_not_stalled[g].q.val() << bits::<TREE_STAGES>(1);
+                self.conn_not_stalled_stages[g].d.next =
+                    self.conn_not_stalled_stages[g].q.val() << bits::<TREE_STAGES>(1);
             }
             if self.nodes[g].not_quiescent.val() {
-                self.pipe_not_quiescent[g].d.next = (self.pipe_not_quiescent[g].q.val()
-                    << bits::<TREE_STAGES>(1))
-                    | bits::<TREE_STAGES>(1);
+                self.conn_not_quiescent_stages[g].d.next =
+                    (self.conn_not_quiescent_stages[g].q.val() << bits::<TREE_STAGES>(1))
+                        | bits::<TREE_STAGES>(1);
             } else {
-                self.pipe_not_quiescent[g].d.next =
-                    self.pipe_not_quiescent[g].q.val() << bits::<TREE_STAGES>(1);
+                self.conn_not_quiescent_stages[g].d.next =
+                    self.conn_not_quiescent_stages[g].q.val() << bits::<TREE_STAGES>(1);
             }
             // The last stage reaches the front end.
-            self.conn_halted[g].next = (self.pipe_halted[g].q.val() & self.last_stage.val()).any();
-            self.conn_empty[g].next = (self.pipe_empty[g].q.val() & self.last_stage.val()).any();
+            self.conn_halted[g].next =
+                (self.conn_halted_stages[g].q.val() & self.last_stage.val()).any();
+            self.conn_empty[g].next =
+                (self.conn_empty_stages[g].q.val() & self.last_stage.val()).any();
             self.conn_not_stalled[g].next =
-                (self.pipe_not_stalled[g].q.val() & self.last_stage.val()).any();
+                (self.conn_not_stalled_stages[g].q.val() & self.last_stage.val()).any();
             self.conn_not_quiescent[g].next =
-                (self.pipe_not_quiescent[g].q.val() & self.last_stage.val()).any();
-            self.and_halted.next = self.and_halted.val() & self.conn_halted[g].val();
-            self.and_empty.next = self.and_empty.val() & self.conn_empty[g].val();
-            self.and_not_stalled.next = self.and_not_stalled.val() & self.conn_not_stalled[g].val();
-            self.and_not_quiescent.next =
-                self.and_not_quiescent.val() & self.conn_not_quiescent[g].val();
+                (self.conn_not_quiescent_stages[g].q.val() & self.last_stage.val()).any();
+            self.all_halted_acc.next = self.all_halted_acc.val() & self.conn_halted[g].val();
+            self.all_empty_acc.next = self.all_empty_acc.val() & self.conn_empty[g].val();
+            self.none_stalled_acc.next =
+                self.none_stalled_acc.val() & self.conn_not_stalled[g].val();
+            self.none_quiescent_acc.next =
+                self.none_quiescent_acc.val() & self.conn_not_quiescent[g].val();
             if self.reset.val() {
-                self.pipe_halted[g].d.next = bits::<TREE_STAGES>(0);
-                self.pipe_empty[g].d.next = self.all_ones.val();
-                self.pipe_not_stalled[g].d.next = self.all_ones.val();
-                self.pipe_not_quiescent[g].d.next = self.all_ones.val();
+                self.conn_halted_stages[g].d.next = bits::<TREE_STAGES>(0);
+                self.conn_empty_stages[g].d.next = self.all_ones.val();
+                self.conn_not_stalled_stages[g].d.next = self.all_ones.val();
+                self.conn_not_quiescent_stages[g].d.next = self.all_ones.val();
             }
         }
-        self.all_halted.next = self.and_halted.val();
-        self.all_empty.next = self.and_empty.val();
-        self.none_stalled.next = self.and_not_stalled.val();
-        self.none_quiescent.next = self.and_not_quiescent.val();
+        self.all_halted.next = self.all_halted_acc.val();
+        self.all_empty.next = self.all_empty_acc.val();
+        self.none_stalled.next = self.none_stalled_acc.val();
+        self.none_quiescent.next = self.none_quiescent_acc.val();
     }
 }

@@ -202,7 +202,19 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     };
     let (rows, mut lat) = compare(&sizes, opts.quick, opts.progress)?;
     let randoms = if opts.quick { 3 } else { 24 };
-    let bar = progress::bar(randoms, "halt latency", opts.progress);
+    let random_max = random_halt_latencies(randoms, opts.progress, &mut lat)?;
+    lat.sort();
+    let mut md = markdown(opts, &rows, &lat, randoms, random_max);
+    let files = write_files(opts, &rows, &lat, &mut md)?;
+    Ok(BenchReport {
+        markdown: md,
+        files,
+    })
+}
+
+/// Run `randoms` random workloads, adding their halt latencies to `lat`; returns the largest.
+fn random_halt_latencies(randoms: u64, show: bool, lat: &mut Vec<u64>) -> Result<u64, RunError> {
+    let bar = progress::bar(randoms, "halt latency", show);
     let mut random_max = 0;
     for seed in 0..randoms {
         let r = system::run(&random_pipeline(1000 + seed), None)?;
@@ -211,7 +223,17 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    lat.sort();
+    Ok(random_max)
+}
+
+/// The report: the comparison table and the halt-latency distribution (`lat` sorted).
+fn markdown(
+    opts: &BenchOptions,
+    rows: &[Row],
+    lat: &[u64],
+    randoms: u64,
+    random_max: u64,
+) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# ST-9: context switch by halting vs draining\n");
     let _ = writeln!(
@@ -242,7 +264,7 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         "| units | workload | halt: switch cycles | drain: switch cycles | drain / halt | halt: max halt latency | halt: words stored |"
     );
     let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
-    for r in &rows {
+    for r in rows {
         let _ = writeln!(
             md,
             "| {} | {} | {:.1} | {:.1} | {:.1}x | {} | {:.0} |",
@@ -284,6 +306,17 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         random_max,
         system::MAX_MEM_LATENCY
     );
+    md
+}
+
+/// Unless a quick run into the default folder: the charts and `status.md` (`md` gets the
+/// charts' links); returns the files written.
+fn write_files(
+    opts: &BenchOptions,
+    rows: &[Row],
+    lat: &[u64],
+    md: &mut String,
+) -> Result<Vec<std::path::PathBuf>, RunError> {
     let mut files = vec![];
     if !opts.quick || opts.out_dir != BenchOptions::default().out_dir {
         std::fs::create_dir_all(&opts.out_dir)?;
@@ -332,20 +365,16 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         )
         .map_err(RunError::Output)?;
         let _ = writeln!(
-            md,
+            *md,
             "\n![switch cycles](status.svg)\n\n![halt latency](status_halt_latency.svg)"
         );
         let path = opts.out_dir.join("status.md");
-        std::fs::write(&path, &md)?;
+        std::fs::write(&path, &*md)?;
         files.extend([path, svg, cdf]);
     }
-    Ok(BenchReport {
-        markdown: md,
-        files,
-    })
+    Ok(files)
 }
 
-/// The unit-status experiments.
 pub fn benches() -> Vec<Bench> {
     vec![Bench {
         name: "status",

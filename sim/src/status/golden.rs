@@ -1,6 +1,7 @@
 //! Golden models of the status-reporting RTL (SPEC ST-1..ST-5, ST-7), written from the SPEC
 //! independently of the `#[hdl_gen]` code: the ST-3 table as data, the roll-up as a delay line
-//! of ANDs, the command tree as a delay line, the front-end monitor as a Rust state machine.
+//! of ANDs, the command tree as a delay line, the front-end monitor as a Rust state machine, and
+//! the status cluster (ST-1..ST-7) as these models wired together.
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -63,7 +64,7 @@ impl fmt::Display for State {
 }
 
 /// The roll-up flags of ST-4.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flags {
     pub halted: bool,
     pub empty: bool,
@@ -573,5 +574,142 @@ impl MonitorModel {
         };
         self.phase = phase;
         self.timer = timer;
+    }
+}
+
+/// The ST-2 inputs of one unit that the unit itself drives (reset, halt and resume come from
+/// the command tree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UnitActivity {
+    pub in_active: bool,
+    pub busy: bool,
+    pub out_valid: bool,
+    pub out_blocked: bool,
+    pub mem_pending: bool,
+    pub pending: bool,
+    pub nack: bool,
+    pub can_halt: bool,
+}
+
+impl UnitActivity {
+    /// The unit's full ST-2 input vector under `reset` and the command it receives.
+    pub fn inputs(self, reset: bool, cmd: UnitCommand) -> Inputs {
+        Inputs {
+            reset: reset || cmd.reset,
+            halt: cmd.halt,
+            resume: cmd.resume,
+            in_active: self.in_active,
+            busy: self.busy,
+            out_valid: self.out_valid,
+            out_blocked: self.out_blocked,
+            mem_pending: self.mem_pending,
+            pending: self.pending,
+            nack: self.nack,
+            can_halt: self.can_halt,
+        }
+    }
+}
+
+/// Inputs of the whole status cluster in one cycle.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterIn {
+    pub reset: bool,
+    /// One per unit.
+    pub units: Vec<UnitActivity>,
+    pub switch_valid: bool,
+    pub drain_mode: bool,
+    pub deadlock_threshold: u16,
+    pub progress: bool,
+    pub store_done: bool,
+    pub restore_done: bool,
+}
+
+impl ClusterIn {
+    /// The monitor's inputs, with the connections' flags `conn` from the roll-up.
+    pub fn monitor(&self, conn: &[Flags]) -> MonitorIn {
+        MonitorIn {
+            switch_valid: self.switch_valid,
+            drain_mode: self.drain_mode,
+            deadlock_threshold: self.deadlock_threshold,
+            conn: conn.to_vec(),
+            progress: self.progress,
+            store_done: self.store_done,
+            restore_done: self.restore_done,
+        }
+    }
+}
+
+/// Outputs of the whole status cluster in one cycle.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterOut {
+    /// What reaches each unit.
+    pub commands: Vec<UnitCommand>,
+    /// Each unit's ST-1 code.
+    pub status: Vec<u64>,
+    /// Bit i: unit i's ST-2 inputs are inconsistent (`out_blocked` without `out_valid`).
+    pub unit_violation: u64,
+    /// The AND of the connections (`all_halted`, `all_empty`, `none_stalled`,
+    /// `none_quiescent`).
+    pub rollup: Flags,
+    pub monitor: MonitorOut,
+}
+
+/// Golden model of the status cluster: the ST-3 table per unit, the roll-up, the monitor and
+/// the command tree models wired as the cluster wires the RTL.
+#[derive(Debug, Clone)]
+pub struct ClusterModel {
+    pub states: Vec<State>,
+    pub rollup: RollupModel,
+    pub monitor: MonitorModel,
+    pub commands: CommandModel,
+}
+
+impl ClusterModel {
+    /// `units` units, connection g carrying the units of `chains[g]`, `stages` tree stages.
+    pub fn new(chains: &[u64], units: usize, stages: usize) -> Self {
+        ClusterModel {
+            states: vec![State::Empty; units],
+            rollup: RollupModel::new(chains, stages),
+            monitor: MonitorModel::new(chains, stages),
+            commands: CommandModel::new(units, stages),
+        }
+    }
+
+    /// Outputs for this cycle's inputs (combinational view).
+    pub fn outputs(&self, i: &ClusterIn) -> ClusterOut {
+        let conn = self.rollup.output();
+        let mut unit_violation = 0;
+        for (k, a) in i.units.iter().enumerate() {
+            if a.out_blocked && !a.out_valid {
+                unit_violation |= 1 << k;
+            }
+        }
+        ClusterOut {
+            commands: self.commands.output().to_vec(),
+            status: self.states.iter().map(|s| s.code()).collect(),
+            unit_violation,
+            rollup: conn.iter().fold(Flags::ONES, |a, f| a.and(*f)),
+            monitor: self.monitor.outputs(&i.monitor(conn)),
+        }
+    }
+
+    /// Clock edge.
+    pub fn clock(&mut self, i: &ClusterIn) {
+        let mi = i.monitor(self.rollup.output());
+        let mo = self.monitor.outputs(&mi);
+        let flags: Vec<Flags> = self.states.iter().map(|s| s.flags()).collect();
+        let cmds = self.commands.output().to_vec();
+        for (k, s) in self.states.iter_mut().enumerate() {
+            *s = next_state(*s, &i.units[k].inputs(i.reset, cmds[k])).1;
+        }
+        self.rollup.clock(&flags, i.reset);
+        self.monitor.clock(&mi, i.reset);
+        let broadcast = UnitCommand {
+            halt: mo.cmd_halt,
+            reset: mo.cmd_reset,
+            resume: false,
+        };
+        self.commands
+            .clock(broadcast, mo.line_reset, mo.line_resume, i.reset);
     }
 }

@@ -45,7 +45,9 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         },
         &o(&p),
     )?;
-    // The monitor inside the built-in status-system scenario: real context switches and
+    let p = dir.join("status_cluster.vcd");
+    tb::run_cluster_switch::<8, 4, { tb::REF_STAGES }>(&tb::REF_CHAINS, &o(&p))?;
+    // The whole cluster inside the built-in status-system scenario: real context switches and
     // deadlock removals of a pipeline (SPEC ST-5, ST-7).
     let p = dir.join("status_system.vcd");
     let mut cfg =
@@ -54,12 +56,13 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
     system::run(&cfg, None).map_err(|e| e.to_string())?;
     // Open the view just before the first commanded switch.
     let first_switch = cfg.commands.first().map(|c| c.0).unwrap_or(0);
-    tb::monitor_save_file(&p, first_switch.saturating_sub(5))?;
+    tb::system_save_file(&p, first_switch.saturating_sub(5), cfg.units.len())?;
     Ok(vec![
         "status_system".into(),
         "status_fsm".into(),
         "rollup_tree".into(),
         "command_tree".into(),
         "front_end_monitor".into(),
+        "status_cluster".into(),
     ])
 }

@@ -15,7 +15,8 @@
 //! items per context, 1..=64 contexts, at most 1,000,000 items in all); `commands` (each
 //! `{"cycle":C,"context_switch":K}`, C ≤ 1,000,000). Context 0 runs first; when the running
 //! context has no work left the front end switches to the next context with work. The run's
-//! seed (`--seed`) draws the memory NACKs. `--vcd` records the front-end monitor's waves (the
+//! seed (`--seed`) draws the memory NACKs. `--vcd` records the waves of the whole status
+//! cluster: every unit's FSM, the roll-up tree, the command tree and the front-end monitor (the
 //! `status-fsm` scenario: the state machine's).
 use super::golden::State;
 use super::system::{self, SystemConfig, UnitParams, MAX_MEM_LATENCY, MAX_UNITS};
@@ -266,24 +267,10 @@ struct Command {
     context_switch: u64,
 }
 
-/// Validate a `status-system` scenario into a [`SystemConfig`].
-pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError> {
-    let sc: SystemScenario = parse_as(value, "")?;
-    let c = &sc.config;
-    if c.units == 0 || c.units > MAX_UNITS as u64 {
-        return Err(RunError::invalid(
-            "config.units",
-            format!("{} is not in 1..={}", c.units, MAX_UNITS),
-        ));
-    }
-    let n = c.units as usize;
-    if !(1..=4).contains(&c.tree_stages) {
-        return Err(RunError::invalid(
-            "config.tree_stages",
-            format!("{} is not in 1..=4", c.tree_stages),
-        ));
-    }
-    if c.groups.is_empty() {
+/// The roll-up chains as unit masks: at least one chain, none empty, every one of the `n`
+/// units in exactly one.
+fn chain_masks(chains: &[Vec<u64>], n: usize) -> Result<Vec<u64>, RunError> {
+    if chains.is_empty() {
         return Err(RunError::invalid(
             "config.groups",
             "must list at least one chain",
@@ -291,7 +278,7 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
     }
     let mut groups = vec![];
     let mut seen = vec![None; n];
-    for (g, chain) in c.groups.iter().enumerate() {
+    for (g, chain) in chains.iter().enumerate() {
         if chain.is_empty() {
             return Err(RunError::invalid(
                 &format!("config.groups[{}]", g),
@@ -324,6 +311,76 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
             format!("unit {} is in no chain (every unit reports through one)", u),
         ));
     }
+    Ok(groups)
+}
+
+/// 1..=64 contexts of at most 1,000,000 work items in all.
+fn check_contexts(contexts: &[u64]) -> Result<(), RunError> {
+    if contexts.is_empty() || contexts.len() > 64 {
+        return Err(RunError::invalid("contexts", "must list 1..=64 contexts"));
+    }
+    let mut total = 0u64;
+    for (k, &items) in contexts.iter().enumerate() {
+        if items > 1_000_000 {
+            return Err(RunError::invalid(
+                &format!("contexts[{}]", k),
+                format!("{} work items is more than 1000000", items),
+            ));
+        }
+        total += items;
+    }
+    if total > 1_000_000 {
+        return Err(RunError::invalid(
+            "contexts",
+            format!("{} work items in all is more than 1000000", total),
+        ));
+    }
+    Ok(())
+}
+
+/// The switch commands as (cycle, context), sorted by cycle.
+fn switch_commands(commands: &[Command], contexts: usize) -> Result<Vec<(u64, usize)>, RunError> {
+    let mut list = vec![];
+    for (k, cmd) in commands.iter().enumerate() {
+        if cmd.cycle > 1_000_000 {
+            return Err(RunError::invalid(
+                &format!("commands[{}].cycle", k),
+                format!("{} is after cycle 1000000", cmd.cycle),
+            ));
+        }
+        if cmd.context_switch >= contexts as u64 {
+            return Err(RunError::invalid(
+                &format!("commands[{}].context_switch", k),
+                format!(
+                    "context {} does not exist ({} contexts)",
+                    cmd.context_switch, contexts
+                ),
+            ));
+        }
+        list.push((cmd.cycle, cmd.context_switch as usize));
+    }
+    list.sort_by_key(|c| c.0);
+    Ok(list)
+}
+
+/// Validate a `status-system` scenario into a [`SystemConfig`].
+pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError> {
+    let sc: SystemScenario = parse_as(value, "")?;
+    let c = &sc.config;
+    if c.units == 0 || c.units > MAX_UNITS as u64 {
+        return Err(RunError::invalid(
+            "config.units",
+            format!("{} is not in 1..={}", c.units, MAX_UNITS),
+        ));
+    }
+    let n = c.units as usize;
+    if !(1..=4).contains(&c.tree_stages) {
+        return Err(RunError::invalid(
+            "config.tree_stages",
+            format!("{} is not in 1..=4", c.tree_stages),
+        ));
+    }
+    let groups = chain_masks(&c.groups, n)?;
     let lat = c.latency.values(n, "latency", 1, 64)?;
     let gat = c.gather.values(n, "gather", 0, 16)?;
     let buf = c.out_buffer.values(n, "out_buffer", 1, 16)?;
@@ -340,46 +397,8 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
             ),
         ));
     }
-    if sc.contexts.is_empty() || sc.contexts.len() > 64 {
-        return Err(RunError::invalid("contexts", "must list 1..=64 contexts"));
-    }
-    let mut total = 0u64;
-    for (k, &items) in sc.contexts.iter().enumerate() {
-        if items > 1_000_000 {
-            return Err(RunError::invalid(
-                &format!("contexts[{}]", k),
-                format!("{} work items is more than 1000000", items),
-            ));
-        }
-        total += items;
-    }
-    if total > 1_000_000 {
-        return Err(RunError::invalid(
-            "contexts",
-            format!("{} work items in all is more than 1000000", total),
-        ));
-    }
-    let mut commands = vec![];
-    for (k, cmd) in sc.commands.iter().enumerate() {
-        if cmd.cycle > 1_000_000 {
-            return Err(RunError::invalid(
-                &format!("commands[{}].cycle", k),
-                format!("{} is after cycle 1000000", cmd.cycle),
-            ));
-        }
-        if cmd.context_switch >= sc.contexts.len() as u64 {
-            return Err(RunError::invalid(
-                &format!("commands[{}].context_switch", k),
-                format!(
-                    "context {} does not exist ({} contexts)",
-                    cmd.context_switch,
-                    sc.contexts.len()
-                ),
-            ));
-        }
-        commands.push((cmd.cycle, cmd.context_switch as usize));
-    }
-    commands.sort_by_key(|c| c.0);
+    check_contexts(&sc.contexts)?;
+    let commands = switch_commands(&sc.commands, sc.contexts.len())?;
     Ok(SystemConfig {
         units: (0..n)
             .map(|i| UnitParams {

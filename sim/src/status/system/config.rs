@@ -1,0 +1,105 @@
+//! What a status-system run is given and what it produces: the limits, the units' behavioural
+//! parameters, the configuration, the switch records and the result.
+
+/// Largest pipeline the system simulation builds.
+pub const MAX_UNITS: usize = 32;
+/// Entries of every unit's input queue.
+pub const IN_QUEUE: usize = 2;
+/// Probability that the memory answers an access with NACK.
+pub const NACK_PROB: f64 = 0.02;
+/// Cycles a unit waits after a NACK before it retries.
+pub const NACK_RETRY: u32 = 6;
+/// Fixed cost of a context store or restore, in cycles.
+pub const STORE_BASE: u64 = 8;
+/// ST-6: every halt completes within this many cycles.
+pub const HALT_LIMIT: u64 = 200;
+/// Longest memory latency a scenario may ask for (keeps ST-6 satisfiable: a halt waits at most
+/// for one outstanding access).
+pub const MAX_MEM_LATENCY: u32 = 150;
+/// A run that has not finished after this many cycles is stopped with an error.
+pub const MAX_CYCLES: u64 = 5_000_000;
+
+/// Behavioural parameters of one processing unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitParams {
+    pub latency: u32,
+    /// Items gathered into one batch (0 or 1: no gathering).
+    pub gather: u32,
+    pub out_buffer: u32,
+    /// 0: the unit makes no memory access.
+    pub mem_latency: u32,
+}
+
+/// A validated system configuration.
+#[derive(Debug, Clone)]
+pub struct SystemConfig {
+    pub units: Vec<UnitParams>,
+    /// Roll-up connections: one unit mask per connection; every unit in exactly one.
+    pub groups: Vec<u64>,
+    pub tree_stages: usize,
+    /// 0: watchdog off.
+    pub deadlock_threshold: u16,
+    /// Work items per context.
+    pub contexts: Vec<u32>,
+    /// (cycle, context): context-switch commands, sorted by cycle.
+    pub commands: Vec<(u64, usize)>,
+    /// Prior-art protocol: drain until empty instead of halting.
+    pub drain: bool,
+    pub seed: u64,
+    /// Stop with an error after this many cycles (at most [`MAX_CYCLES`]).
+    pub max_cycles: u64,
+    /// Record the waves of the whole status cluster (every unit's FSM, the roll-up tree, the
+    /// command tree and the front-end monitor) here.
+    pub vcd: Option<std::path::PathBuf>,
+}
+
+impl SystemConfig {
+    /// The protocol's name in the trace.
+    pub fn protocol(&self) -> &'static str {
+        if self.drain {
+            "drain"
+        } else {
+            "halt"
+        }
+    }
+}
+
+/// One context switch as it happened.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SwitchRecord {
+    pub from: usize,
+    pub to: usize,
+    /// Cycle the monitor took the command.
+    pub requested: u64,
+    /// Cycles from the halt request to every unit HALTED (drain: every unit EMPTY).
+    pub halt_latency: u64,
+    /// Cycles from the halt request until the front end saw it through the roll-up.
+    pub seen_latency: u64,
+    /// Cycles from the command to the halt release (the new context runs).
+    pub switch_cycles: u64,
+    pub words_stored: u64,
+    pub words_restored: u64,
+    /// Asked for by a command (not the front end's own switch after a context finished).
+    pub commanded: bool,
+}
+
+/// What a system run produced.
+#[derive(Debug, Clone, Default)]
+pub struct SystemResult {
+    pub cycles: u64,
+    pub outputs: u64,
+    pub switches: Vec<SwitchRecord>,
+    pub deadlocks: u64,
+    pub resumes: u64,
+    pub nacks: u64,
+}
+
+impl SystemResult {
+    pub fn max_halt_latency(&self) -> u64 {
+        self.switches
+            .iter()
+            .map(|s| s.halt_latency)
+            .max()
+            .unwrap_or(0)
+    }
+}

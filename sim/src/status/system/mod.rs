@@ -1,0 +1,344 @@
+//! System simulation of unit status reporting (SPEC ST-4..ST-8): a pipeline of behavioural
+//! processing units around the status RTL.
+//!
+//! RTL, stepped in one cycle harness every cycle: the
+//! [`StatusCluster`](ppu_hdl::status::status_cluster::StatusCluster) — one status FSM per
+//! unit, the roll-up tree, the command tree and the front-end monitor — built for
+//! [`MAX_UNITS`] units (unused units sit in no connection, see no activity and stay EMPTY).
+//! Behavioural around it:
+//!
+//! - unit i: input queue ([`IN_QUEUE`] entries) → optional gather (collects `gather` items into
+//!   one batch, so that they make one memory access) → memory access of `mem_latency` cycles
+//!   (one outstanding; the memory answers NACK with probability [`NACK_PROB`], after which the
+//!   unit backs off [`NACK_RETRY`] cycles and retries) → processing pipeline of `latency` cycles
+//!   (one item enters per cycle) → output buffer of `out_buffer` entries → unit i+1's input queue
+//!   (the last unit's output leaves the pipeline). Its ST-2 inputs are derived from these: e.g.
+//!   `pending` is a partial gather or a batch waiting for memory, `can_halt` is "no memory
+//!   request outstanding" (everything else is state that can be stored).
+//! - a unit that sees `halt` freezes: no transfer in or out, no processing, no new memory
+//!   request; only an outstanding memory request completes. A unit that sees its reset command
+//!   clears all of its state. A unit that sees `resume` flushes a partial gather as a batch and
+//!   retries a NACKed access at once.
+//! - the front end feeds the current context's work items into unit 0 (one per cycle, unless
+//!   `feed_stop`), consumes the last unit's output (reporting `progress`), and hands context-switch
+//!   commands to the monitor; when the running context has no work left and another has, it
+//!   switches by itself. The monitor's `progress` input is "the front end fed a work item into
+//!   the pipeline or took one out of it this cycle" (what a front end can see without more
+//!   wires): a pipeline that is merely back-pressured still moves work at its ends.
+//! - the context store: on `store_req` it saves every unit's state for the running context, on
+//!   `restore_req` it loads the next context's saved state. Reading: each unit saves and
+//!   restores its own state in parallel (the seed's "stored locally within each processing
+//!   unit"), one word per cycle: a store or restore takes [`STORE_BASE`] + max over units of
+//!   (1 + items the unit holds) cycles.
+//!
+//! Invariants checked while running (a failure is [`RunError::Violation`]): every work item of
+//! every context leaves the pipeline exactly once and in order (ST-8); all units HALTED within
+//! [`HALT_LIMIT`] cycles of the halt request (ST-6); the monitor's `violation` output never
+//! rises.
+//!
+//! `SystemConfig::vcd` records the whole cluster: every unit's FSM, the roll-up tree, the
+//! command tree and the monitor (top scope `status_cluster`).
+//!
+//! Files: `config.rs` (limits, configuration, results), `pipeline.rs` (the behavioural units),
+//! `front_end.rs` (feeder, contexts, switch commands, context store, switch records),
+//! `cluster_io.rs` (driving and observing the cluster), `tracer.rs` (trace events); this file
+//! runs them cycle by cycle.
+use crate::scenario::RunError;
+use crate::status::golden::{ClusterIn, State, UnitActivity};
+use crate::trace::TraceWriter;
+use cluster_io::{ClusterPort, MonitorView};
+use front_end::FrontEnd;
+use pipeline::{Pipeline, UnitCommands};
+use serde_json::json;
+use tracer::Tracer;
+
+mod cluster_io;
+mod config;
+mod front_end;
+mod pipeline;
+mod tracer;
+
+pub use config::*;
+
+/// Run the system; events go to `trace` when given.
+pub fn run(cfg: &SystemConfig, trace: Option<&mut TraceWriter>) -> Result<SystemResult, RunError> {
+    match cfg.tree_stages {
+        1 => run_s::<1>(cfg, trace),
+        2 => run_s::<2>(cfg, trace),
+        3 => run_s::<3>(cfg, trace),
+        4 => run_s::<4>(cfg, trace),
+        n => Err(RunError::invalid(
+            "config.tree_stages",
+            format!("{} is not in 1..=4", n),
+        )),
+    }
+}
+
+fn run_s<const S: usize>(
+    cfg: &SystemConfig,
+    trace: Option<&mut TraceWriter>,
+) -> Result<SystemResult, RunError> {
+    let n = cfg.units.len();
+    if n == 0 || n > MAX_UNITS {
+        return Err(RunError::invalid("config.units", "must be 1..=32"));
+    }
+    let mut sys = System::<S>::new(cfg, Tracer(trace))?;
+    let mut cycle = 0;
+    while sys.cycle(cycle)? {
+        cycle += 1;
+    }
+    sys.finish(cycle)
+}
+
+/// One run: the RTL cluster, the behavioural pipeline and the front end, cycle by cycle.
+struct System<'c, 't, const S: usize> {
+    cfg: &'c SystemConfig,
+    cluster: ClusterPort<S>,
+    pipeline: Pipeline,
+    front: FrontEnd,
+    /// Each unit's state as its FSM reports it.
+    states: Vec<State>,
+    res: SystemResult,
+    trace: Tracer<'t>,
+}
+
+impl<'c, 't, const S: usize> System<'c, 't, S> {
+    fn new(cfg: &'c SystemConfig, trace: Tracer<'t>) -> Result<Self, RunError> {
+        Ok(System {
+            cfg,
+            cluster: ClusterPort::new(cfg)?,
+            pipeline: Pipeline::new(&cfg.units, cfg.seed),
+            front: FrontEnd::new(&cfg.contexts, &cfg.commands),
+            states: vec![State::Empty; cfg.units.len()],
+            res: SystemResult::default(),
+            trace,
+        })
+    }
+
+    /// One cycle; returns false once the run is over (before anything happens in `cycle`).
+    fn cycle(&mut self, cycle: u64) -> Result<bool, RunError> {
+        let reset = cycle == 0;
+        // A. Commands reaching the units this cycle (tree registers).
+        let cmds = self.cluster.commands();
+        // B. Front end: work finished? new switch commands? context store.
+        let monitor_phase = self.cluster.phase();
+        if self.finished(cycle, monitor_phase)? {
+            return Ok(false);
+        }
+        self.front
+            .next_switch(cycle, monitor_phase, self.pipeline.drained());
+        let (store_done, restore_done) = self
+            .front
+            .context_store(monitor_phase, self.pipeline.units());
+        // C. Behavioural units.
+        let (units, progress) = self.run_units(cycle, reset, cmds)?;
+        // D. The cluster's inputs settle; the front end reacts to the monitor.
+        let m = self.cluster.drive(&ClusterIn {
+            reset,
+            units,
+            switch_valid: self.front.switch_valid() && !reset,
+            drain_mode: self.cfg.drain,
+            deadlock_threshold: self.cfg.deadlock_threshold,
+            progress,
+            store_done,
+            restore_done,
+        })?;
+        self.observe_monitor(cycle, &m)?;
+        self.context_store_events(cycle, &m, store_done, restore_done)?;
+        // E. Clock edge.
+        self.cluster.step()?;
+        self.observe_states(cycle)?;
+        self.front.watch_halt(cycle, &self.states, self.cfg.drain)?;
+        Ok(true)
+    }
+
+    /// Whether the run is over: every work item out and no switch asked for or under way; or
+    /// nothing left to feed and nothing in the pipeline, but work missing (it was lost; the
+    /// ST-8 check at the end says which). Running out of cycles is an error.
+    fn finished(&self, cycle: u64, monitor_phase: u64) -> Result<bool, RunError> {
+        let quiet = self.front.quiet(monitor_phase);
+        if self.front.all_done() && quiet {
+            return Ok(true);
+        }
+        if quiet && self.front.all_fed_none_saved() && self.pipeline.drained() {
+            return Ok(true);
+        }
+        let limit = self.cfg.max_cycles.min(MAX_CYCLES);
+        if cycle >= limit {
+            return Err(RunError::Violation(format!(
+                "the run did not finish within {} cycles (a deadlock that was not removed?)",
+                limit
+            )));
+        }
+        Ok(false)
+    }
+
+    /// The behavioural units' cycle under the commands `cmds`, and the feeder's; returns the
+    /// units' ST-2 activity (sampled before anything moved) and whether work entered or left
+    /// the pipeline (`progress`).
+    fn run_units(
+        &mut self,
+        cycle: u64,
+        reset: bool,
+        cmds: UnitCommands,
+    ) -> Result<(Vec<UnitActivity>, bool), RunError> {
+        let feeder_offer = self.front.feeder_offer(self.cluster.feed_stop());
+        let view = self.pipeline.view(cmds, feeder_offer, reset);
+        for i in 0..self.states.len() {
+            if cmds.resume(i) {
+                self.res.resumes += 1;
+                let st = self.states[i];
+                self.trace
+                    .ev(cycle, "resume", || json!({"unit": i, "state": st.name()}))?;
+            }
+        }
+        let mut progress = false;
+        if let Some(item) = self.pipeline.move_outputs(&view, cmds, reset) {
+            self.front.output(item, cycle)?;
+            self.res.outputs += 1;
+            progress = true;
+            let (ctx, idx) = item;
+            self.trace
+                .ev(cycle, "output", || json!({"context": ctx, "item": idx}))?;
+        }
+        self.pipeline
+            .advance(&view, cmds, reset, &mut self.res.nacks);
+        if feeder_offer && view.ready[0] && !reset {
+            let item = self.front.take_feed();
+            self.pipeline.feed(item);
+            progress = true;
+        }
+        Ok((view.activity, progress))
+    }
+
+    /// The monitor's view of this cycle: a violation ends the run; the switch command taken,
+    /// all halted seen, a watchdog firing and the resets it sends are traced.
+    fn observe_monitor(&mut self, cycle: u64, m: &MonitorView) -> Result<(), RunError> {
+        if m.violation {
+            return Err(RunError::Violation(format!(
+                "cycle {}: front-end monitor violation",
+                cycle
+            )));
+        }
+        let protocol = self.cfg.protocol();
+        if m.switch_taken {
+            let (from, to) = self.front.start_switch(cycle);
+            self.trace.ev(
+                cycle,
+                "halt_request",
+                || json!({"from": from, "to": to, "protocol": protocol}),
+            )?;
+        }
+        if m.all_halted_seen {
+            self.front.all_halted_seen(cycle);
+            self.trace
+                .ev(cycle, "all_halted", || json!({"protocol": protocol}))?;
+        }
+        if m.deadlock {
+            self.res.deadlocks += 1;
+            self.deadlock_events(cycle, m)?;
+        }
+        Ok(())
+    }
+
+    /// Name the units of the fired connections that are in the watched state (all of the
+    /// connection's units if none is any more), with the action taken.
+    fn deadlock_events(&mut self, cycle: u64, m: &MonitorView) -> Result<(), RunError> {
+        let bit = |v: u64, i: usize| v & (1u64 << i) != 0;
+        let watched = |i: usize| {
+            if bit(m.line_resume, i) {
+                Some(State::Quiescent)
+            } else if bit(m.line_reset, i) {
+                Some(State::Stalled)
+            } else {
+                None
+            }
+        };
+        let n = self.states.len();
+        let mut named: Vec<usize> = (0..n)
+            .filter(|&i| watched(i) == Some(self.states[i]))
+            .collect();
+        if named.is_empty() {
+            named = (0..n).filter(|&i| watched(i).is_some()).collect();
+        }
+        for i in named {
+            let st = self.states[i];
+            let action = if bit(m.line_resume, i) {
+                "resume"
+            } else {
+                "reset"
+            };
+            self.trace.ev(
+                cycle,
+                "deadlock",
+                || json!({"unit": i, "state": st.name(), "action": action}),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The context store's side of the switch, and the resets: a finished store saves the
+    /// running context; the broadcast reset and the watchdog's chain resets are traced; a
+    /// finished restore loads the next context, releases the halt and records the switch.
+    fn context_store_events(
+        &mut self,
+        cycle: u64,
+        m: &MonitorView,
+        store_done: bool,
+        restore_done: bool,
+    ) -> Result<(), RunError> {
+        if store_done {
+            let (c, words) = self.front.store(self.pipeline.units());
+            self.trace.ev(
+                cycle,
+                "context_store",
+                || json!({"context": c, "cycles_per_unit_max": words}),
+            )?;
+        }
+        if m.cmd_reset {
+            self.trace.ev(cycle, "reset", || json!({"scope": "all"}))?;
+        }
+        if m.line_reset != 0 {
+            let list: Vec<usize> = (0..self.states.len())
+                .filter(|&i| m.line_reset & (1u64 << i) != 0)
+                .collect();
+            self.trace
+                .ev(cycle, "reset", || json!({"scope": "chain", "units": list}))?;
+        }
+        if restore_done {
+            let (units, record) = self.front.restore(self.states.len(), cycle);
+            self.pipeline.replace(units);
+            let c = self.front.current();
+            self.trace
+                .ev(cycle, "context_restore", || json!({"context": c}))?;
+            self.trace
+                .ev(cycle, "halt_release", || json!({"context": c}))?;
+            self.res.switches.extend(record);
+        }
+        Ok(())
+    }
+
+    /// After the edge: every state change a unit reports is traced.
+    fn observe_states(&mut self, cycle: u64) -> Result<(), RunError> {
+        for i in 0..self.states.len() {
+            let (st, code) = self.cluster.state(i)?;
+            if st != self.states[i] {
+                self.states[i] = st;
+                self.trace.ev(
+                    cycle,
+                    "state",
+                    || json!({"unit": i, "state": st.name(), "code": code}),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The run ended before `cycle`: check that no work was lost (ST-8) and flush the waves.
+    fn finish(mut self, cycle: u64) -> Result<SystemResult, RunError> {
+        self.front.check_complete(self.res.outputs)?;
+        self.res.cycles = cycle;
+        self.cluster.finish()?;
+        Ok(self.res)
+    }
+}
