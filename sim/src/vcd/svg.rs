@@ -23,22 +23,12 @@ fn bits_to_hex(bits: &str) -> String {
     format!("{:x}", v)
 }
 
-/// Render `signals` (full paths; empty: the top scope's signals, at most 20) of `vcd_path`
-/// from time `from` (ns, default 0) up to time `until` into `svg_path`.
-pub fn render_file(
-    vcd_path: &Path,
-    svg_path: &Path,
+/// The signals to draw: `signals` by full path, or the top scope's first 20.
+fn choose_signals(
+    vars: &[(String, u32, vcd::IdCode)],
     signals: &[String],
-    from: Option<u64>,
-    until: Option<u64>,
-) -> Result<(), String> {
-    let f = File::open(vcd_path).map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
-    let mut parser = vcd::Parser::new(BufReader::new(f));
-    let header = parser
-        .parse_header()
-        .map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
-    let mut vars = vec![];
-    collect(&header.items, "", &mut vars);
+    vcd_path: &Path,
+) -> Result<Vec<(String, u32, vcd::IdCode)>, String> {
     let chosen: Vec<(String, u32, vcd::IdCode)> = if signals.is_empty() {
         vars.iter()
             .filter(|(n, _, _)| n.matches('.').count() == 1)
@@ -63,6 +53,16 @@ pub fn render_file(
     if chosen.is_empty() {
         return Err(format!("{}: no signals to draw", vcd_path.display()));
     }
+    Ok(chosen)
+}
+
+/// The value changes of `chosen` up to `limit`; returns them with the last time read.
+fn read_changes<R: std::io::BufRead>(
+    parser: vcd::Parser<R>,
+    chosen: &[(String, u32, vcd::IdCode)],
+    limit: u64,
+    vcd_path: &Path,
+) -> Result<(Vec<Trace>, u64), String> {
     let mut traces: Vec<Trace> = chosen
         .iter()
         .map(|(n, w, _)| Trace {
@@ -77,7 +77,6 @@ pub fn render_file(
         .map(|(i, (_, _, c))| (*c, i))
         .collect();
     let mut now = 0u64;
-    let limit = until.unwrap_or(u64::MAX);
     for cmd in parser {
         let cmd = cmd.map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
         let (id, val) = match cmd {
@@ -96,8 +95,35 @@ pub fn render_file(
             traces[i].changes.push((now, val));
         }
     }
+    Ok((traces, now))
+}
+
+/// Render `signals` (full paths; empty: the top scope's signals, at most 20) of `vcd_path`
+/// from time `from` (ns, default 0) up to time `until` into `svg_path`.
+pub fn render_file(
+    vcd_path: &Path,
+    svg_path: &Path,
+    signals: &[String],
+    from: Option<u64>,
+    until: Option<u64>,
+) -> Result<(), String> {
+    let f = File::open(vcd_path).map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
+    let mut parser = vcd::Parser::new(BufReader::new(f));
+    let header = parser
+        .parse_header()
+        .map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
+    let mut vars = vec![];
+    collect(&header.items, "", &mut vars);
+    let chosen = choose_signals(&vars, signals, vcd_path)?;
+    let limit = until.unwrap_or(u64::MAX);
+    let (traces, now) = read_changes(parser, &chosen, limit, vcd_path)?;
     let end = if until.is_some() { limit.min(now) } else { now }.max(1);
     let start = from.unwrap_or(0).min(end - 1);
+    draw(svg_path, &traces, start, end)
+}
+
+/// Draw `traces` between `start` and `end` into `svg_path`.
+fn draw(svg_path: &Path, traces: &[Trace], start: u64, end: u64) -> Result<(), String> {
     let (name_w, plot_w, row_h) = (220i32, 1000i32, 28i32);
     let height = row_h * traces.len() as i32 + 40;
     let root = SVGBackend::new(svg_path, ((name_w + plot_w + 20) as u32, height as u32))

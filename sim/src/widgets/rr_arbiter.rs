@@ -162,39 +162,7 @@ pub fn run_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, String> {
     }
     res.cycles = cfg.cycles;
     res.transfers_in = res.transfers_out;
-    res.ports = finish_waves(h, out, |vars| {
-        let t = "rr_arbiter";
-        vec![
-            Group::new("control").sigs(t, &["clock", "reset", "violation"], vars),
-            Group::new("requests").sigs(
-                t,
-                &[
-                    "req_valid$0",
-                    "req_ready$0",
-                    "req_valid$1",
-                    "req_ready$1",
-                    "req_valid$2",
-                    "req_ready$2",
-                    "req_valid$3",
-                    "req_ready$3",
-                ],
-                vars,
-            ),
-            Group::new("grant").sigs(
-                t,
-                &[
-                    "grant_valid",
-                    "grant_ready",
-                    "grant_source",
-                    "grant_data$batch_id",
-                    "grant_data$task_number",
-                    "grant_data$last",
-                ],
-                vars,
-            ),
-            Group::new("state").sigs(t, &["rr_pointer.q", "held.q", "held_source.q"], vars),
-        ]
-    })?;
+    res.ports = finish_waves(h, out, wave_groups)?;
     Ok(res)
 }
 
@@ -211,4 +179,39 @@ pub fn arbiter_violation_on_dropped_valid() -> Result<bool, String> {
     h.uut.req_valid[0].next = false; // dropped before the transfer
     h.settle().map_err(|e| e.to_string())?;
     Ok(h.uut.violation.val())
+}
+
+/// The GTKWave groups of the arbiter's waves.
+fn wave_groups(vars: &[(String, u32)]) -> Vec<Group> {
+    let t = "rr_arbiter";
+    vec![
+        Group::new("control").sigs(t, &["clock", "reset", "violation"], vars),
+        Group::new("requests").sigs(
+            t,
+            &[
+                "req_valid$0",
+                "req_ready$0",
+                "req_valid$1",
+                "req_ready$1",
+                "req_valid$2",
+                "req_ready$2",
+                "req_valid$3",
+                "req_ready$3",
+            ],
+            vars,
+        ),
+        Group::new("grant").sigs(
+            t,
+            &[
+                "grant_valid",
+                "grant_ready",
+                "grant_source",
+                "grant_data$batch_id",
+                "grant_data$task_number",
+                "grant_data$last",
+            ],
+            vars,
+        ),
+        Group::new("state").sigs(t, &["rr_pointer.q", "held.q", "held_source.q"], vars),
+    ]
 }
