@@ -36,13 +36,13 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     pub done_batch_id: Signal<In, Bits<14>>,
     pub stall: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
-    next_id: DFF<Bits<14>>,
-    busy: [DFF<Bit>; WINDOW],
-    tag: [DFF<Bits<14>>; WINDOW],
-    next_busy: Signal<Local, Bit>,
-    alloc: Signal<Local, Bit>,
-    r_found: Signal<Local, Bit>,
-    d_found: Signal<Local, Bit>,
+    id_batch_id_reg: DFF<Bits<14>>,
+    slot_busy: [DFF<Bit>; WINDOW],
+    slot_batch_id: [DFF<Bits<14>>; WINDOW],
+    next_slot_busy: Signal<Local, Bit>,
+    allocate: Signal<Local, Bit>,
+    retire_found: Signal<Local, Bit>,
+    done_found: Signal<Local, Bit>,
     slot_index: [Constant<Bits<14>>; WINDOW],
     slot_mask: Constant<Bits<14>>,
 }
@@ -68,13 +68,13 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             done_batch_id: Default::default(),
             stall: Default::default(),
             violation: Default::default(),
-            next_id: Default::default(),
-            busy: std::array::from_fn(|_| Default::default()),
-            tag: std::array::from_fn(|_| Default::default()),
-            next_busy: Default::default(),
-            alloc: Default::default(),
-            r_found: Default::default(),
-            d_found: Default::default(),
+            id_batch_id_reg: Default::default(),
+            slot_busy: std::array::from_fn(|_| Default::default()),
+            slot_batch_id: std::array::from_fn(|_| Default::default()),
+            next_slot_busy: Default::default(),
+            allocate: Default::default(),
+            retire_found: Default::default(),
+            done_found: Default::default(),
             slot_index: std::array::from_fn(|i| Constant::new(bits::<14>(i as u64))),
             slot_mask: Constant::new(bits::<14>((WINDOW - 1) as u64)),
         }
@@ -84,64 +84,65 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
 impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, next_id);
+        dff_setup!(self, clock, id_batch_id_reg);
         for i in 0..WINDOW {
-            self.busy[i].clock.next = self.clock.val();
-            self.tag[i].clock.next = self.clock.val();
-            self.busy[i].d.next = self.busy[i].q.val();
-            self.tag[i].d.next = self.tag[i].q.val();
+            self.slot_busy[i].clock.next = self.clock.val();
+            self.slot_batch_id[i].clock.next = self.clock.val();
+            self.slot_busy[i].d.next = self.slot_busy[i].q.val();
+            self.slot_batch_id[i].d.next = self.slot_batch_id[i].q.val();
         }
-        self.next_busy.next = false;
+        self.next_slot_busy.next = false;
         for i in 0..WINDOW {
-            if ((self.next_id.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
-                & self.busy[i].q.val()
+            if ((self.id_batch_id_reg.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
+                & self.slot_busy[i].q.val()
             {
-                self.next_busy.next = true;
+                self.next_slot_busy.next = true;
             }
         }
-        self.id_valid.next = !self.next_busy.val();
-        self.id_batch_id.next = self.next_id.q.val();
-        self.stall.next = self.next_busy.val();
-        self.alloc.next = self.id_valid.val() & self.id_ready.val();
+        self.id_valid.next = !self.next_slot_busy.val();
+        self.id_batch_id.next = self.id_batch_id_reg.q.val();
+        self.stall.next = self.next_slot_busy.val();
+        self.allocate.next = self.id_valid.val() & self.id_ready.val();
         self.retire_ready.next = true;
         self.done_ready.next = true;
-        self.r_found.next = false;
-        self.d_found.next = false;
+        self.retire_found.next = false;
+        self.done_found.next = false;
         for i in 0..WINDOW {
-            if self.alloc.val()
-                & ((self.next_id.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
+            if self.allocate.val()
+                & ((self.id_batch_id_reg.q.val() & self.slot_mask.val())
+                    == self.slot_index[i].val())
             {
-                self.busy[i].d.next = true;
-                self.tag[i].d.next = self.next_id.q.val();
+                self.slot_busy[i].d.next = true;
+                self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
             }
             if self.retire_valid.val()
-                & self.busy[i].q.val()
-                & (self.tag[i].q.val() == self.retire_batch_id.val())
+                & self.slot_busy[i].q.val()
+                & (self.slot_batch_id[i].q.val() == self.retire_batch_id.val())
             {
-                self.r_found.next = true;
-                self.busy[i].d.next = false;
+                self.retire_found.next = true;
+                self.slot_busy[i].d.next = false;
             }
             if self.done_valid.val()
-                & self.busy[i].q.val()
-                & (self.tag[i].q.val() == self.done_batch_id.val())
+                & self.slot_busy[i].q.val()
+                & (self.slot_batch_id[i].q.val() == self.done_batch_id.val())
             {
-                self.d_found.next = true;
-                self.busy[i].d.next = false;
+                self.done_found.next = true;
+                self.slot_busy[i].d.next = false;
             }
         }
-        self.violation.next = (self.retire_valid.val() & !self.r_found.val())
-            | (self.done_valid.val() & !self.d_found.val())
+        self.violation.next = (self.retire_valid.val() & !self.retire_found.val())
+            | (self.done_valid.val() & !self.done_found.val())
             | (self.retire_valid.val()
                 & self.done_valid.val()
                 & (self.retire_batch_id.val() == self.done_batch_id.val()));
-        if self.alloc.val() {
-            self.next_id.d.next = self.next_id.q.val() + bits::<14>(1);
+        if self.allocate.val() {
+            self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
         }
         if self.reset.val() {
-            self.next_id.d.next = bits::<14>(0);
+            self.id_batch_id_reg.d.next = bits::<14>(0);
             for i in 0..WINDOW {
-                self.busy[i].d.next = false;
-                self.tag[i].d.next = bits::<14>(0);
+                self.slot_busy[i].d.next = false;
+                self.slot_batch_id[i].d.next = bits::<14>(0);
             }
         }
     }

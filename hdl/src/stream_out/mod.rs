@@ -2,12 +2,16 @@
 //!
 //! | block | what |
 //! | --- | --- |
-//! | [`ssync::Ssync`] | stream synchronization unit: operation FIFO, SSOBOs, message table |
+//! | [`ssync::Ssync`] | stream synchronization unit: SSOBOs, overflow accounting; the two below |
+//! | [`op_fifo::OpFifo`] | SSYNC's operation FIFO: command decoder, entries, block-RAM words |
+//! | [`msg_table::MsgTable`] | SSYNC's message table: merge, bad input, match and select |
 //! | [`so_unit::SoUnit`] | one SO unit: first / second request, byte counts, buffer writes |
 //! | [`batch_id_gen::BatchIdGen`] | WDU batch-ID generator: phase bit, in-flight window, retire |
 //! | [`so_crossbar::SoCrossbar`] | SO units ⇄ SSYNC: request arbiters with source index, response route |
 //! | [`so_cluster::SoCluster`] | all of the above wired together |
 pub mod batch_id_gen;
+pub mod msg_table;
+pub mod op_fifo;
 pub mod so_cluster;
 pub mod so_crossbar;
 pub mod so_unit;

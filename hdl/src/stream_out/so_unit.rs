@@ -63,27 +63,27 @@ pub struct SoUnit {
     pub overflow: Signal<Out, Bit>,
     pub job_done: Signal<Out, Bit>,
     // stage A
-    a_busy: DFF<Bit>,
-    a_first_pending: DFF<Bit>,
-    a_counting: DFF<Bit>,
-    a_second_pending: DFF<Bit>,
-    a_have_resp: DFF<Bit>,
-    a_req: DFF<FirstRequest>,
-    a_count: DFF<Msg128>,
-    a_offsets: DFF<Msg128>,
+    request_busy: DFF<Bit>,
+    request_first_pending: DFF<Bit>,
+    request_counting: DFF<Bit>,
+    request_second_pending: DFF<Bit>,
+    request_answered: DFF<Bit>,
+    first_data_reg: DFF<FirstRequest>,
+    second_data_reg: DFF<Msg128>,
+    request_offsets: DFF<Msg128>,
     // stage B
-    b_busy: DFF<Bit>,
-    b_check: DFF<Bit>,
-    b_buf: DFF<Bits<2>>,
-    b_done: DFF<Bits<32>>,
-    b_counts: DFF<Msg128>,
-    b_offsets: DFF<Msg128>,
-    b_req: DFF<FirstRequest>,
+    writing_reg: DFF<Bit>,
+    write_checking: DFF<Bit>,
+    wr_buffer_reg: DFF<Bits<2>>,
+    wr_index_reg: DFF<Bits<32>>,
+    write_bytes: DFF<Msg128>,
+    write_offsets: DFF<Msg128>,
+    write_request: DFF<FirstRequest>,
     // combinational
     handover: Signal<Local, Bit>,
-    ov: Signal<Local, Bit>,
-    cur_count: Signal<Local, Bits<32>>,
-    cur_offset: Signal<Local, Bits<32>>,
+    overflow_any: Signal<Local, Bit>,
+    current_bytes: Signal<Local, Bits<32>>,
+    current_offset: Signal<Local, Bits<32>>,
     remaining: Signal<Local, Bits<32>>,
     chunk: Signal<Local, Bits<32>>,
     zero_msg: Constant<Msg128>,
@@ -127,25 +127,25 @@ impl Default for SoUnit {
             writing: Default::default(),
             overflow: Default::default(),
             job_done: Default::default(),
-            a_busy: Default::default(),
-            a_first_pending: Default::default(),
-            a_counting: Default::default(),
-            a_second_pending: Default::default(),
-            a_have_resp: Default::default(),
-            a_req: Default::default(),
-            a_count: Default::default(),
-            a_offsets: Default::default(),
-            b_busy: Default::default(),
-            b_check: Default::default(),
-            b_buf: Default::default(),
-            b_done: Default::default(),
-            b_counts: Default::default(),
-            b_offsets: Default::default(),
-            b_req: Default::default(),
+            request_busy: Default::default(),
+            request_first_pending: Default::default(),
+            request_counting: Default::default(),
+            request_second_pending: Default::default(),
+            request_answered: Default::default(),
+            first_data_reg: Default::default(),
+            second_data_reg: Default::default(),
+            request_offsets: Default::default(),
+            writing_reg: Default::default(),
+            write_checking: Default::default(),
+            wr_buffer_reg: Default::default(),
+            wr_index_reg: Default::default(),
+            write_bytes: Default::default(),
+            write_offsets: Default::default(),
+            write_request: Default::default(),
             handover: Default::default(),
-            ov: Default::default(),
-            cur_count: Default::default(),
-            cur_offset: Default::default(),
+            overflow_any: Default::default(),
+            current_bytes: Default::default(),
+            current_offset: Default::default(),
             remaining: Default::default(),
             chunk: Default::default(),
             zero_msg: Constant::new(Msg128::default()),
@@ -160,112 +160,118 @@ impl Logic for SoUnit {
         dff_setup!(
             self,
             clock,
-            a_busy,
-            a_first_pending,
-            a_counting,
-            a_second_pending,
-            a_have_resp,
-            a_req,
-            a_count,
-            a_offsets,
-            b_busy,
-            b_check,
-            b_buf,
-            b_done,
-            b_counts,
-            b_offsets,
-            b_req
+            request_busy,
+            request_first_pending,
+            request_counting,
+            request_second_pending,
+            request_answered,
+            first_data_reg,
+            second_data_reg,
+            request_offsets,
+            writing_reg,
+            write_checking,
+            wr_buffer_reg,
+            wr_index_reg,
+            write_bytes,
+            write_offsets,
+            write_request
         );
         // ---- stage A ----
-        self.batch_ready.next = !self.a_busy.q.val();
-        self.first_valid.next = self.a_busy.q.val() & self.a_first_pending.q.val();
-        self.first_data.next = self.a_req.q.val();
-        self.attr_ready.next = self.a_busy.q.val() & self.a_counting.q.val();
-        self.end_ready.next = self.a_busy.q.val() & self.a_counting.q.val();
-        self.second_valid.next =
-            self.a_busy.q.val() & self.a_second_pending.q.val() & !self.a_first_pending.q.val();
-        self.second_data.next = self.a_count.q.val();
-        self.resp_ready.next =
-            self.a_busy.q.val() & !self.a_first_pending.q.val() & !self.a_have_resp.q.val();
-        if self.batch_valid.val() & !self.a_busy.q.val() {
-            self.a_busy.d.next = true;
-            self.a_first_pending.d.next = true;
-            self.a_counting.d.next = true;
-            self.a_second_pending.d.next = false;
-            self.a_have_resp.d.next = false;
-            self.a_req.d.next = self.batch_data.val();
-            self.a_count.d.next = self.zero_msg.val();
+        self.batch_ready.next = !self.request_busy.q.val();
+        self.first_valid.next = self.request_busy.q.val() & self.request_first_pending.q.val();
+        self.first_data.next = self.first_data_reg.q.val();
+        self.attr_ready.next = self.request_busy.q.val() & self.request_counting.q.val();
+        self.end_ready.next = self.request_busy.q.val() & self.request_counting.q.val();
+        self.second_valid.next = self.request_busy.q.val()
+            & self.request_second_pending.q.val()
+            & !self.request_first_pending.q.val();
+        self.second_data.next = self.second_data_reg.q.val();
+        self.resp_ready.next = self.request_busy.q.val()
+            & !self.request_first_pending.q.val()
+            & !self.request_answered.q.val();
+        if self.batch_valid.val() & !self.request_busy.q.val() {
+            self.request_busy.d.next = true;
+            self.request_first_pending.d.next = true;
+            self.request_counting.d.next = true;
+            self.request_second_pending.d.next = false;
+            self.request_answered.d.next = false;
+            self.first_data_reg.d.next = self.batch_data.val();
+            self.second_data_reg.d.next = self.zero_msg.val();
         }
         if self.first_valid.val() & self.first_ready.val() {
-            self.a_first_pending.d.next = false;
+            self.request_first_pending.d.next = false;
         }
         if self.attr_valid.val() & self.attr_ready.val() {
             if self.attr_buffer.val() == bits::<2>(0) {
-                self.a_count.d.next.lane0 = self.a_count.q.val().lane0 + self.attr_bytes.val();
+                self.second_data_reg.d.next.lane0 =
+                    self.second_data_reg.q.val().lane0 + self.attr_bytes.val();
             }
             if self.attr_buffer.val() == bits::<2>(1) {
-                self.a_count.d.next.lane1 = self.a_count.q.val().lane1 + self.attr_bytes.val();
+                self.second_data_reg.d.next.lane1 =
+                    self.second_data_reg.q.val().lane1 + self.attr_bytes.val();
             }
             if self.attr_buffer.val() == bits::<2>(2) {
-                self.a_count.d.next.lane2 = self.a_count.q.val().lane2 + self.attr_bytes.val();
+                self.second_data_reg.d.next.lane2 =
+                    self.second_data_reg.q.val().lane2 + self.attr_bytes.val();
             }
             if self.attr_buffer.val() == bits::<2>(3) {
-                self.a_count.d.next.lane3 = self.a_count.q.val().lane3 + self.attr_bytes.val();
+                self.second_data_reg.d.next.lane3 =
+                    self.second_data_reg.q.val().lane3 + self.attr_bytes.val();
             }
         }
         if self.end_valid.val() & self.end_ready.val() {
-            self.a_counting.d.next = false;
-            self.a_second_pending.d.next = true;
+            self.request_counting.d.next = false;
+            self.request_second_pending.d.next = true;
         }
         if self.second_valid.val() & self.second_ready.val() {
-            self.a_second_pending.d.next = false;
+            self.request_second_pending.d.next = false;
         }
         if self.resp_valid.val() & self.resp_ready.val() {
-            self.a_have_resp.d.next = true;
-            self.a_offsets.d.next = self.resp_data.val();
+            self.request_answered.d.next = true;
+            self.request_offsets.d.next = self.resp_data.val();
         }
-        self.handover.next = self.a_busy.q.val()
-            & !self.a_first_pending.q.val()
-            & !self.a_counting.q.val()
-            & !self.a_second_pending.q.val()
-            & self.a_have_resp.q.val()
-            & !self.b_busy.q.val();
+        self.handover.next = self.request_busy.q.val()
+            & !self.request_first_pending.q.val()
+            & !self.request_counting.q.val()
+            & !self.request_second_pending.q.val()
+            & self.request_answered.q.val()
+            & !self.writing_reg.q.val();
         if self.handover.val() {
-            self.a_busy.d.next = false;
-            self.b_busy.d.next = true;
-            self.b_check.d.next = true;
-            self.b_counts.d.next = self.a_count.q.val();
-            self.b_offsets.d.next = self.a_offsets.q.val();
-            self.b_req.d.next = self.a_req.q.val();
+            self.request_busy.d.next = false;
+            self.writing_reg.d.next = true;
+            self.write_checking.d.next = true;
+            self.write_bytes.d.next = self.second_data_reg.q.val();
+            self.write_offsets.d.next = self.request_offsets.q.val();
+            self.write_request.d.next = self.first_data_reg.q.val();
         }
         // ---- stage B ----
-        self.ov.next = (self.b_counts.q.val().lane0 > self.buffer_size.val().lane0)
-            | (self.b_offsets.q.val().lane0
-                > (self.buffer_size.val().lane0 - self.b_counts.q.val().lane0))
-            | (self.b_counts.q.val().lane1 > self.buffer_size.val().lane1)
-            | (self.b_offsets.q.val().lane1
-                > (self.buffer_size.val().lane1 - self.b_counts.q.val().lane1))
-            | (self.b_counts.q.val().lane2 > self.buffer_size.val().lane2)
-            | (self.b_offsets.q.val().lane2
-                > (self.buffer_size.val().lane2 - self.b_counts.q.val().lane2))
-            | (self.b_counts.q.val().lane3 > self.buffer_size.val().lane3)
-            | (self.b_offsets.q.val().lane3
-                > (self.buffer_size.val().lane3 - self.b_counts.q.val().lane3));
-        self.cur_count.next = self.b_counts.q.val().lane0;
-        self.cur_offset.next = self.b_offsets.q.val().lane0;
-        if self.b_buf.q.val() == bits::<2>(1) {
-            self.cur_count.next = self.b_counts.q.val().lane1;
-            self.cur_offset.next = self.b_offsets.q.val().lane1;
+        self.overflow_any.next = (self.write_bytes.q.val().lane0 > self.buffer_size.val().lane0)
+            | (self.write_offsets.q.val().lane0
+                > (self.buffer_size.val().lane0 - self.write_bytes.q.val().lane0))
+            | (self.write_bytes.q.val().lane1 > self.buffer_size.val().lane1)
+            | (self.write_offsets.q.val().lane1
+                > (self.buffer_size.val().lane1 - self.write_bytes.q.val().lane1))
+            | (self.write_bytes.q.val().lane2 > self.buffer_size.val().lane2)
+            | (self.write_offsets.q.val().lane2
+                > (self.buffer_size.val().lane2 - self.write_bytes.q.val().lane2))
+            | (self.write_bytes.q.val().lane3 > self.buffer_size.val().lane3)
+            | (self.write_offsets.q.val().lane3
+                > (self.buffer_size.val().lane3 - self.write_bytes.q.val().lane3));
+        self.current_bytes.next = self.write_bytes.q.val().lane0;
+        self.current_offset.next = self.write_offsets.q.val().lane0;
+        if self.wr_buffer_reg.q.val() == bits::<2>(1) {
+            self.current_bytes.next = self.write_bytes.q.val().lane1;
+            self.current_offset.next = self.write_offsets.q.val().lane1;
         }
-        if self.b_buf.q.val() == bits::<2>(2) {
-            self.cur_count.next = self.b_counts.q.val().lane2;
-            self.cur_offset.next = self.b_offsets.q.val().lane2;
+        if self.wr_buffer_reg.q.val() == bits::<2>(2) {
+            self.current_bytes.next = self.write_bytes.q.val().lane2;
+            self.current_offset.next = self.write_offsets.q.val().lane2;
         }
-        if self.b_buf.q.val() == bits::<2>(3) {
-            self.cur_count.next = self.b_counts.q.val().lane3;
-            self.cur_offset.next = self.b_offsets.q.val().lane3;
+        if self.wr_buffer_reg.q.val() == bits::<2>(3) {
+            self.current_bytes.next = self.write_bytes.q.val().lane3;
+            self.current_offset.next = self.write_offsets.q.val().lane3;
         }
-        self.remaining.next = self.cur_count.val() - self.b_done.q.val();
+        self.remaining.next = self.current_bytes.val() - self.wr_index_reg.q.val();
         if self.remaining.val() < self.bytes_per_cycle.val() {
             self.chunk.next = self.remaining.val();
         } else {
@@ -274,54 +280,54 @@ impl Logic for SoUnit {
         self.wr_valid.next = false;
         self.overflow.next = false;
         self.job_done.next = false;
-        self.wr_buffer.next = self.b_buf.q.val();
-        self.wr_offset.next = self.cur_offset.val() + self.b_done.q.val();
+        self.wr_buffer.next = self.wr_buffer_reg.q.val();
+        self.wr_offset.next = self.current_offset.val() + self.wr_index_reg.q.val();
         self.wr_bytes.next = self.chunk.val();
-        self.wr_index.next = self.b_done.q.val();
-        self.wr_batch_id.next = self.b_req.q.val().batch_id;
-        self.wr_task_number.next = self.b_req.q.val().task_number;
-        if self.b_busy.q.val() {
-            if self.b_check.q.val() {
-                self.b_check.d.next = false;
-                self.b_buf.d.next = bits::<2>(0);
-                self.b_done.d.next = bits::<32>(0);
-                if self.ov.val() {
+        self.wr_index.next = self.wr_index_reg.q.val();
+        self.wr_batch_id.next = self.write_request.q.val().batch_id;
+        self.wr_task_number.next = self.write_request.q.val().task_number;
+        if self.writing_reg.q.val() {
+            if self.write_checking.q.val() {
+                self.write_checking.d.next = false;
+                self.wr_buffer_reg.d.next = bits::<2>(0);
+                self.wr_index_reg.d.next = bits::<32>(0);
+                if self.overflow_any.val() {
                     self.overflow.next = true;
                     self.job_done.next = true;
-                    self.b_busy.d.next = false;
+                    self.writing_reg.d.next = false;
                 }
-            } else if self.cur_count.val() == self.b_done.q.val() {
-                self.b_done.d.next = bits::<32>(0);
-                self.b_buf.d.next = self.b_buf.q.val() + bits::<2>(1);
-                if self.b_buf.q.val() == bits::<2>(3) {
-                    self.b_busy.d.next = false;
+            } else if self.current_bytes.val() == self.wr_index_reg.q.val() {
+                self.wr_index_reg.d.next = bits::<32>(0);
+                self.wr_buffer_reg.d.next = self.wr_buffer_reg.q.val() + bits::<2>(1);
+                if self.wr_buffer_reg.q.val() == bits::<2>(3) {
+                    self.writing_reg.d.next = false;
                     self.job_done.next = true;
                 }
             } else {
                 self.wr_valid.next = true;
                 if self.wr_ready.val() {
-                    self.b_done.d.next = self.b_done.q.val() + self.chunk.val();
+                    self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.chunk.val();
                 }
             }
         }
-        self.busy.next = self.a_busy.q.val() | self.b_busy.q.val();
-        self.writing.next = self.b_busy.q.val();
+        self.busy.next = self.request_busy.q.val() | self.writing_reg.q.val();
+        self.writing.next = self.writing_reg.q.val();
         if self.reset.val() {
-            self.a_busy.d.next = false;
-            self.a_first_pending.d.next = false;
-            self.a_counting.d.next = false;
-            self.a_second_pending.d.next = false;
-            self.a_have_resp.d.next = false;
-            self.a_req.d.next = self.zero_req.val();
-            self.a_count.d.next = self.zero_msg.val();
-            self.a_offsets.d.next = self.zero_msg.val();
-            self.b_busy.d.next = false;
-            self.b_check.d.next = false;
-            self.b_buf.d.next = bits::<2>(0);
-            self.b_done.d.next = bits::<32>(0);
-            self.b_counts.d.next = self.zero_msg.val();
-            self.b_offsets.d.next = self.zero_msg.val();
-            self.b_req.d.next = self.zero_req.val();
+            self.request_busy.d.next = false;
+            self.request_first_pending.d.next = false;
+            self.request_counting.d.next = false;
+            self.request_second_pending.d.next = false;
+            self.request_answered.d.next = false;
+            self.first_data_reg.d.next = self.zero_req.val();
+            self.second_data_reg.d.next = self.zero_msg.val();
+            self.request_offsets.d.next = self.zero_msg.val();
+            self.writing_reg.d.next = false;
+            self.write_checking.d.next = false;
+            self.wr_buffer_reg.d.next = bits::<2>(0);
+            self.wr_index_reg.d.next = bits::<32>(0);
+            self.write_bytes.d.next = self.zero_msg.val();
+            self.write_offsets.d.next = self.zero_msg.val();
+            self.write_request.d.next = self.zero_req.val();
         }
     }
 }

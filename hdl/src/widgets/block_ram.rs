@@ -11,7 +11,8 @@
 //! cycle (read the address again one cycle later, or bypass).
 //!
 //! SPEC: storage of SSYNC's operation FIFO words (SO-3, "SRAM-style"). X-2 exception: a memory
-//! array has no `reset`; its users reset their pointers and valid bits instead (as `Ssync` does).
+//! array has no `reset`; its users reset their pointers and valid bits instead (as SSYNC's
+//! `OpFifo` does).
 //!
 //! Ports: `clock`; `read_address` → `read_data` (registered); `write_address`, `write_data`,
 //! `write_enable`.

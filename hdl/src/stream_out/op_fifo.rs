@@ -1,0 +1,315 @@
+//! `OpFifo` — SSYNC's stream-output operation FIFO with its command decoder (SPEC SO-3, SO-13);
+//! a sub-block of [`Ssync`](crate::stream_out::ssync::Ssync).
+//!
+//! What it does: decodes the WDU's commands in driver order (`cmd_kind`: [`CMD_WORK`] work
+//! token, [`CMD_ENABLE`] stream enable `E`, [`CMD_DISABLE`] stream disable `D`, [`CMD_OFFSET`]
+//! offset bundle `O`) into `OPS` entries in stream order. An entry is either an offset bundle
+//! (128-bit word) or an operation: start = batch ID of the first work token after `E`, end =
+//! batch ID of the first work token after the following `D` (exclusive), with an `end_known`
+//! bit. Reading (SO-3): an operation is pushed when its start is known; its end is written into
+//! the same entry when the first work token after `D` arrives. `E D` with no work token between
+//! is an empty operation (nothing is pushed); `D E` with no work token between continues the
+//! open operation. A repeated `E` or `D` is ignored. A push into a full FIFO is back-pressured
+//! (`cmd_ready` low, SO-13); other commands keep flowing.
+//!
+//! Storage: the offset-bundle words are in an SRAM (`entry_word`, a [`BlockRam`] of
+//! 2^`OP_BITS` x 128 bits, synchronous read, no reset; iCE40 block RAM), indexed like the
+//! entries; the small fields (kind, start, end, `end_known`; the end is written later) are
+//! registers. The SRAM is read one cycle ahead at the next read slot (the slot after this
+//! cycle's `pop`), so the word is ready when its entry reaches the head; a bundle written into
+//! the slot being read in the same cycle (pushed into an empty FIFO, or behind one entry that
+//! is popped) has its word read again in the next cycle (a block-RAM read of the address being
+//! written is undefined), and `head_word_ok` rises one cycle later. `head_word` is the SRAM
+//! word only for an offset bundle at the head whose word was read after it was written (zero
+//! otherwise), so uninitialized SRAM never reaches an output.
+//!
+//! Parameters: `OPS` entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
+//! Ports: `clock`, `reset`; `cmd_valid/cmd_ready/cmd_kind/cmd_batch_id/cmd_offsets` (as at
+//! `Ssync`); `pop` (the head entry is done, from the parent); the head: `head_is_offset`,
+//! `head_start`, `head_end`, `head_end_known`, `head_word_ok`, `head_word`; `empty`, `full`,
+//! `fill` (entries held).
+//! Timing: one command and one pop per cycle; an entry pushed in cycle t can be at the head
+//! from cycle t+1. An offset bundle's `head_word_ok` is high when it reaches the head, or one
+//! cycle later if its word was written in the cycle its slot was read. Head outputs and
+//! `empty/full/fill` come from registers and the SRAM (no combinational path from `pop` or
+//! `cmd_*`); `cmd_ready` is combinational from `cmd_kind`, the decoder state and the fill
+//! level.
+use crate::msg::Msg128;
+use crate::widgets::block_ram::BlockRam;
+use rust_hdl::prelude::*;
+
+/// `cmd_kind` of a work token.
+pub const CMD_WORK: u64 = 0;
+/// `cmd_kind` of a stream-enable bundle.
+pub const CMD_ENABLE: u64 = 1;
+/// `cmd_kind` of a stream-disable bundle.
+pub const CMD_DISABLE: u64 = 2;
+/// `cmd_kind` of an offset bundle.
+pub const CMD_OFFSET: u64 = 3;
+
+#[derive(LogicBlock)]
+pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // WDU command stream
+    pub cmd_valid: Signal<In, Bit>,
+    pub cmd_ready: Signal<Out, Bit>,
+    pub cmd_kind: Signal<In, Bits<2>>,
+    pub cmd_batch_id: Signal<In, Bits<14>>,
+    pub cmd_offsets: Signal<In, Msg128>,
+    // from the parent
+    pub pop: Signal<In, Bit>,
+    // head entry and fill level
+    pub head_is_offset: Signal<Out, Bit>,
+    pub head_start: Signal<Out, Bits<14>>,
+    pub head_end: Signal<Out, Bits<14>>,
+    pub head_end_known: Signal<Out, Bit>,
+    pub head_word_ok: Signal<Out, Bit>,
+    pub head_word: Signal<Out, Msg128>,
+    pub empty: Signal<Out, Bit>,
+    pub full: Signal<Out, Bit>,
+    pub fill: Signal<Out, Bits<FILL_BITS>>,
+    // entries
+    entry_is_offset: [DFF<Bit>; OPS],
+    entry_start: [DFF<Bits<14>>; OPS],
+    entry_end: [DFF<Bits<14>>; OPS],
+    entry_end_known: [DFF<Bit>; OPS],
+    /// Offset-bundle words: SRAM, one 128-bit word per entry (synchronous read).
+    entry_word: BlockRam<Msg128, OP_BITS>,
+    /// `entry_word.read_data` holds the word of the entry at the head (read after its write).
+    head_word_ok_reg: DFF<Bit>,
+    write_slot: DFF<Bits<OP_BITS>>,
+    read_slot: DFF<Bits<OP_BITS>>,
+    fill_reg: DFF<Bits<FILL_BITS>>,
+    // command decoder state
+    decoder_enabled: DFF<Bit>,
+    decoder_await_start: DFF<Bit>,
+    decoder_await_end: DFF<Bit>,
+    decoder_open: DFF<Bit>,
+    decoder_open_slot: DFF<Bits<OP_BITS>>,
+    // combinational
+    next_read_slot: Signal<Local, Bits<OP_BITS>>,
+    cmd_needs_slot: Signal<Local, Bit>,
+    cmd_fire: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    kind_work: Constant<Bits<2>>,
+    kind_enable: Constant<Bits<2>>,
+    kind_disable: Constant<Bits<2>>,
+    kind_offset: Constant<Bits<2>>,
+    slot_index: [Constant<Bits<OP_BITS>>; OPS],
+    last_slot: Constant<Bits<OP_BITS>>,
+    depth: Constant<Bits<FILL_BITS>>,
+    zero_msg: Constant<Msg128>,
+}
+
+impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
+    for OpFifo<OPS, OP_BITS, FILL_BITS>
+{
+    fn default() -> Self {
+        assert!(OPS >= 1, "OpFifo: OPS must be at least 1");
+        assert_eq!(OP_BITS, clog2(OPS).max(1), "OpFifo: OP_BITS");
+        assert_eq!(FILL_BITS, clog2(OPS + 1), "OpFifo: FILL_BITS");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_ready: Default::default(),
+            cmd_kind: Default::default(),
+            cmd_batch_id: Default::default(),
+            cmd_offsets: Default::default(),
+            pop: Default::default(),
+            head_is_offset: Default::default(),
+            head_start: Default::default(),
+            head_end: Default::default(),
+            head_end_known: Default::default(),
+            head_word_ok: Default::default(),
+            head_word: Default::default(),
+            empty: Default::default(),
+            full: Default::default(),
+            fill: Default::default(),
+            entry_is_offset: std::array::from_fn(|_| Default::default()),
+            entry_start: std::array::from_fn(|_| Default::default()),
+            entry_end: std::array::from_fn(|_| Default::default()),
+            entry_end_known: std::array::from_fn(|_| Default::default()),
+            entry_word: Default::default(),
+            head_word_ok_reg: Default::default(),
+            write_slot: Default::default(),
+            read_slot: Default::default(),
+            fill_reg: Default::default(),
+            decoder_enabled: Default::default(),
+            decoder_await_start: Default::default(),
+            decoder_await_end: Default::default(),
+            decoder_open: Default::default(),
+            decoder_open_slot: Default::default(),
+            next_read_slot: Default::default(),
+            cmd_needs_slot: Default::default(),
+            cmd_fire: Default::default(),
+            push: Default::default(),
+            kind_work: Constant::new(bits::<2>(CMD_WORK)),
+            kind_enable: Constant::new(bits::<2>(CMD_ENABLE)),
+            kind_disable: Constant::new(bits::<2>(CMD_DISABLE)),
+            kind_offset: Constant::new(bits::<2>(CMD_OFFSET)),
+            slot_index: std::array::from_fn(|i| Constant::new(bits::<OP_BITS>(i as u64))),
+            last_slot: Constant::new(bits::<OP_BITS>((OPS - 1) as u64)),
+            depth: Constant::new(bits::<FILL_BITS>(OPS as u64)),
+            zero_msg: Constant::new(Msg128::default()),
+        }
+    }
+}
+
+impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
+    for OpFifo<OPS, OP_BITS, FILL_BITS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            head_word_ok_reg,
+            write_slot,
+            read_slot,
+            fill_reg,
+            decoder_enabled,
+            decoder_await_start,
+            decoder_await_end,
+            decoder_open,
+            decoder_open_slot
+        );
+        for i in 0..OPS {
+            self.entry_is_offset[i].clock.next = self.clock.val();
+            self.entry_start[i].clock.next = self.clock.val();
+            self.entry_end[i].clock.next = self.clock.val();
+            self.entry_end_known[i].clock.next = self.clock.val();
+            self.entry_is_offset[i].d.next = self.entry_is_offset[i].q.val();
+            self.entry_start[i].d.next = self.entry_start[i].q.val();
+            self.entry_end[i].d.next = self.entry_end[i].q.val();
+            self.entry_end_known[i].d.next = self.entry_end_known[i].q.val();
+        }
+        // Head entry and fill level.
+        self.head_is_offset.next = self.entry_is_offset[0].q.val();
+        self.head_start.next = self.entry_start[0].q.val();
+        self.head_end.next = self.entry_end[0].q.val();
+        self.head_end_known.next = self.entry_end_known[0].q.val();
+        for i in 0..OPS {
+            if self.read_slot.q.val() == self.slot_index[i].val() {
+                self.head_is_offset.next = self.entry_is_offset[i].q.val();
+                self.head_start.next = self.entry_start[i].q.val();
+                self.head_end.next = self.entry_end[i].q.val();
+                self.head_end_known.next = self.entry_end_known[i].q.val();
+            }
+        }
+        self.empty.next = self.fill_reg.q.val() == bits::<FILL_BITS>(0);
+        self.full.next = self.fill_reg.q.val() == self.depth.val();
+        self.fill.next = self.fill_reg.q.val();
+        self.head_word_ok.next = self.head_word_ok_reg.q.val();
+        // The SRAM word is used only for a written offset bundle at the head (no X escapes).
+        self.head_word.next = self.zero_msg.val();
+        if self.head_word_ok_reg.q.val() & self.head_is_offset.val() & !self.empty.val() {
+            self.head_word.next = self.entry_word.read_data.val();
+        }
+        // Command decoder (SO-3).
+        self.cmd_needs_slot.next = (self.cmd_kind.val() == self.kind_offset.val())
+            | ((self.cmd_kind.val() == self.kind_work.val()) & self.decoder_await_start.q.val());
+        self.cmd_ready.next = !(self.cmd_needs_slot.val() & self.full.val());
+        self.cmd_fire.next = self.cmd_valid.val() & self.cmd_ready.val();
+        self.push.next = self.cmd_fire.val() & self.cmd_needs_slot.val();
+        if self.cmd_fire.val() {
+            if self.cmd_kind.val() == self.kind_work.val() {
+                if self.decoder_await_start.q.val() {
+                    self.decoder_await_start.d.next = false;
+                    self.decoder_open.d.next = true;
+                    self.decoder_open_slot.d.next = self.write_slot.q.val();
+                } else if self.decoder_await_end.q.val() {
+                    self.decoder_await_end.d.next = false;
+                    self.decoder_open.d.next = false;
+                }
+            }
+            if (self.cmd_kind.val() == self.kind_enable.val()) & !self.decoder_enabled.q.val() {
+                self.decoder_enabled.d.next = true;
+                if self.decoder_await_end.q.val() {
+                    self.decoder_await_end.d.next = false;
+                } else {
+                    self.decoder_await_start.d.next = true;
+                }
+            }
+            if (self.cmd_kind.val() == self.kind_disable.val()) & self.decoder_enabled.q.val() {
+                self.decoder_enabled.d.next = false;
+                if self.decoder_await_start.q.val() {
+                    self.decoder_await_start.d.next = false;
+                } else if self.decoder_open.q.val() {
+                    self.decoder_await_end.d.next = true;
+                }
+            }
+        }
+        // Entry writes: a new entry at the write slot; the end of the open operation.
+        for i in 0..OPS {
+            if self.push.val() & (self.write_slot.q.val() == self.slot_index[i].val()) {
+                self.entry_is_offset[i].d.next = self.cmd_kind.val() == self.kind_offset.val();
+                self.entry_start[i].d.next = self.cmd_batch_id.val();
+                self.entry_end[i].d.next = self.cmd_batch_id.val();
+                self.entry_end_known[i].d.next = false;
+            }
+            if self.cmd_fire.val()
+                & (self.cmd_kind.val() == self.kind_work.val())
+                & self.decoder_await_end.q.val()
+                & (self.decoder_open_slot.q.val() == self.slot_index[i].val())
+            {
+                self.entry_end[i].d.next = self.cmd_batch_id.val();
+                self.entry_end_known[i].d.next = true;
+            }
+        }
+        // Slots wrap at OPS.
+        if self.push.val() {
+            if self.write_slot.q.val() == self.last_slot.val() {
+                self.write_slot.d.next = bits::<OP_BITS>(0);
+            } else {
+                self.write_slot.d.next = self.write_slot.q.val() + bits::<OP_BITS>(1);
+            }
+        }
+        self.next_read_slot.next = self.read_slot.q.val();
+        if self.pop.val() {
+            if self.read_slot.q.val() == self.last_slot.val() {
+                self.next_read_slot.next = bits::<OP_BITS>(0);
+            } else {
+                self.next_read_slot.next = self.read_slot.q.val() + bits::<OP_BITS>(1);
+            }
+        }
+        self.read_slot.d.next = self.next_read_slot.val();
+        // Offset-bundle words: written at the write slot; read one cycle ahead at the next read
+        // slot, so the word is ready when its entry reaches the head. A word written into the
+        // slot read in the same cycle is read again in the next cycle (`head_word_ok_reg`).
+        self.entry_word.clock.next = self.clock.val();
+        self.entry_word.write_address.next = self.write_slot.q.val();
+        self.entry_word.write_data.next = self.cmd_offsets.val();
+        self.entry_word.write_enable.next =
+            self.push.val() & (self.cmd_kind.val() == self.kind_offset.val());
+        self.entry_word.read_address.next = self.next_read_slot.val();
+        self.head_word_ok_reg.d.next = !(self.entry_word.write_enable.val()
+            & (self.write_slot.q.val() == self.next_read_slot.val()));
+        if self.push.val() & !self.pop.val() {
+            self.fill_reg.d.next = self.fill_reg.q.val() + bits::<FILL_BITS>(1);
+        }
+        if self.pop.val() & !self.push.val() {
+            self.fill_reg.d.next = self.fill_reg.q.val() - bits::<FILL_BITS>(1);
+        }
+        // Synchronous reset.
+        if self.reset.val() {
+            self.write_slot.d.next = bits::<OP_BITS>(0);
+            self.read_slot.d.next = bits::<OP_BITS>(0);
+            self.fill_reg.d.next = bits::<FILL_BITS>(0);
+            self.head_word_ok_reg.d.next = false;
+            self.entry_word.write_enable.next = false;
+            self.decoder_enabled.d.next = false;
+            self.decoder_await_start.d.next = false;
+            self.decoder_await_end.d.next = false;
+            self.decoder_open.d.next = false;
+            self.decoder_open_slot.d.next = bits::<OP_BITS>(0);
+            for i in 0..OPS {
+                self.entry_is_offset[i].d.next = false;
+                self.entry_start[i].d.next = bits::<14>(0);
+                self.entry_end[i].d.next = bits::<14>(0);
+                self.entry_end_known[i].d.next = false;
+            }
+        }
+    }
+}
