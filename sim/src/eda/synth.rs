@@ -449,6 +449,7 @@ pub fn synth_ecp5(
         &json,
         "--freq",
         "150",
+        "--timing-allow-fail",
         "--seed",
         "1",
     ]))?;
