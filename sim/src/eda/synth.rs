@@ -149,15 +149,24 @@ pub fn io_wrapper(module: &str, ports: &[VPort]) -> (String, u64) {
     (s, (iw + ow) as u64)
 }
 
+/// The (cell type, count) rows of a Yosys `stat` output, whichever order a Yosys version
+/// prints them in (`SB_LUT4 111` or `150 LUT4`).
+fn cell_counts(text: &str) -> impl Iterator<Item = (&str, u64)> {
+    text.lines().filter_map(|line| {
+        let mut it = line.split_whitespace();
+        let (a, b) = (it.next()?, it.next()?);
+        match (a.parse::<u64>(), b.parse::<u64>()) {
+            (Ok(n), Err(_)) => Some((b, n)),
+            (Err(_), Ok(n)) => Some((a, n)),
+            _ => None,
+        }
+    })
+}
+
 /// Cell counts from Yosys `stat` output: (LUT4, carry, flip-flops, RAM bits).
 pub fn parse_stat(text: &str) -> (u64, u64, u64, u64) {
     let (mut lut, mut carry, mut ff, mut ram) = (0, 0, 0, 0);
-    for line in text.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(cell), Some(n)) = (it.next(), it.next()) else {
-            continue;
-        };
-        let Ok(n) = n.parse::<u64>() else { continue };
+    for (cell, n) in cell_counts(text) {
         match cell {
             "SB_LUT4" => lut += n,
             "SB_CARRY" => carry += n,
@@ -187,12 +196,7 @@ pub fn parse_pnr(log: &str) -> (Option<f64>, Option<u64>) {
 /// Cell counts from Yosys `stat` output of `synth_ecp5`: (LUT4, flip-flops, DP16KD).
 pub fn parse_stat_ecp5(text: &str) -> (u64, u64, u64) {
     let (mut lut, mut ff, mut bram) = (0, 0, 0);
-    for line in text.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(n), Some(cell)) = (it.next(), it.next()) else {
-            continue;
-        };
-        let Ok(n) = n.parse::<u64>() else { continue };
+    for (cell, n) in cell_counts(text) {
         match cell {
             "LUT4" => lut += n,
             "TRELLIS_FF" => ff += n,
