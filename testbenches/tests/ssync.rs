@@ -174,6 +174,79 @@ fn so3_offset_bundle_between_operations_and_inside_one() {
     assert_eq!(r.final_ssobo, g.final_ssobo);
 }
 
+/// A job of `bytes` in buffer 0 for work token `batch` on SO unit `unit`.
+fn job_of(unit: usize, batch: usize, bytes: u32) -> SoJob {
+    SoJob {
+        sbbn: [bytes, 0, 0, 0],
+        ..job(unit, batch, 5)
+    }
+}
+
+/// Run `cmds` with one 64-byte job per streamed work token (listed in `streamed`); returns the
+/// buffer-0 offset of each response in batch order and the final SSOBO0.
+fn offsets_and_final(name: &str, cmds: Vec<Cmd>, streamed: &[usize]) -> (Vec<u32>, u32) {
+    let jobs = streamed
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| job_of(k % 4, b, 64))
+        .collect();
+    let t = tb(cmds, jobs);
+    let r = with_waves(name, |o| run_ssync::<4, 2, 4, 2, 3>(&t, o)).unwrap();
+    let mut resp: Vec<(u16, u32)> = r.responses.iter().map(|x| (x.2, x.4[0])).collect();
+    resp.sort();
+    (resp.into_iter().map(|x| x.1).collect(), r.final_ssobo[0])
+}
+
+#[test]
+fn so3_offset_bundle_between_disable_and_enable_applies_to_the_next_operation() {
+    // E W D O E W D W: the bundle lies between the two operations in stream order, so batch 1
+    // appends at 4096 and the final SSOBO0 is 4096 + 64 (hand-worked from SO-3/SO-4).
+    use Cmd::*;
+    let o = |x: u32| Offset([x, 0, 0, 0]);
+    let cmds = vec![Enable, Work, Disable, o(4096), Enable, Work, Disable, Work];
+    let got = offsets_and_final("ssync_disable_offset_enable", cmds, &[0, 1]);
+    assert_eq!(got, (vec![0, 4096], 4160));
+}
+
+#[test]
+fn so3_offset_bundles_around_empty_operations_repeated_bundles_and_first_packet() {
+    use Cmd::*;
+    let o = |x: u32| Offset([x, 0, 0, 0]);
+    // E W D E D O E W D W: an empty operation, then the bundle before the next one.
+    let cmds = vec![Enable, Work, Disable, Enable, Disable, o(500), Enable, Work, Disable, Work];
+    assert_eq!(offsets_and_final("ssync_e_d_o_e", cmds, &[0, 1]), (vec![0, 500], 564));
+    // E W D O O E W D W: the later of two bundles wins.
+    let cmds = vec![Enable, Work, Disable, o(100), o(200), Enable, Work, Disable, Work];
+    assert_eq!(offsets_and_final("ssync_d_o_o_e", cmds, &[0, 1]), (vec![0, 200], 264));
+    // O E W D W: a bundle as the very first packet.
+    let cmds = vec![o(300), Enable, Work, Disable, Work];
+    assert_eq!(offsets_and_final("ssync_offset_first", cmds, &[0]), (vec![300], 364));
+    // E W D O: a bundle after the last D still takes effect (the final SSOBO).
+    let cmds = vec![Enable, Work, Disable, o(900)];
+    assert_eq!(offsets_and_final("ssync_offset_last", cmds, &[0]), (vec![0], 900));
+    // E W O W D W: a bundle inside an open operation takes effect when the operation ends.
+    let cmds = vec![Enable, Work, o(700), Work, Disable, Work];
+    assert_eq!(offsets_and_final("ssync_offset_inside", cmds, &[0, 1]), (vec![0, 64], 700));
+}
+
+#[test]
+fn so12_buffer_a_task_does_not_write_fits_although_its_offset_is_past_its_end() {
+    // The bundle leaves SSOBO1 past buffer 1's end; the jobs write 0 bytes there: both fit.
+    let cmds = vec![
+        Cmd::Offset([0, 5000, 0, 0]),
+        Cmd::Enable,
+        Cmd::Work,
+        Cmd::Work,
+        Cmd::Disable,
+        Cmd::Work,
+    ];
+    let mut t = tb(cmds, vec![job_of(0, 0, 32), job_of(1, 1, 32)]);
+    t.sizes = [1024, 1024, 1024, 1024];
+    let r = with_waves("ssync_zero_bytes_past_end", |o| run_ssync::<4, 2, 4, 2, 3>(&t, o)).unwrap();
+    assert_eq!(r.overflow_count, 0);
+    assert_eq!(r.final_ssobo, [64, 5000, 0, 0]);
+}
+
 #[test]
 fn so3_offset_words_from_the_sram_back_to_back_and_into_an_empty_fifo() {
     // The offset-bundle words live in an SRAM read one cycle ahead: a bundle written into the
@@ -285,6 +358,48 @@ fn so13_request_for_a_batch_outside_every_operation_is_flagged() {
     assert_eq!(r.retired, vec![100, 101, 102, 104]);
 }
 
+/// A bad first request (SO-13) from SO unit 3 for work token `batch`, due at `first_at`.
+fn bogus(batch: usize, first_at: u64) -> SoJob {
+    SoJob {
+        bogus: true,
+        ..job(3, batch, first_at)
+    }
+}
+
+#[test]
+fn so13_request_for_a_batch_given_out_while_disabled_is_flagged_not_left_waiting() {
+    use Cmd::*;
+    // Before the first operation loads: work tokens 0 and 1 come while disabled.
+    let cmds = vec![Work, Work, Enable, Work, Disable, Work];
+    let mut t = tb(cmds, vec![job(0, 2, 12), bogus(0, 10)]);
+    t.expect_violations = true;
+    let r = with_waves("ssync_request_before_first_operation", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&t, o)
+    })
+    .unwrap();
+    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
+    assert!(!r.outstanding_at_end, "the bad request still waits in the table");
+    assert_eq!(r.retired, vec![102]);
+
+    // After the last operation: tokens 2 and 3 come after its D (a trailing gap).
+    let cmds = vec![Enable, Work, Work, Disable, Work, Work];
+    let mut t = tb(cmds, vec![job(0, 0, 30), job(1, 1, 30), bogus(3, 12)]);
+    t.expect_violations = true;
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
+    assert!(!r.outstanding_at_end);
+
+    // The request comes before its work token, which then arrives while disabled.
+    let mut cmds = vec![Enable, Work, Disable];
+    cmds.extend((0..6).map(|_| Work));
+    let mut t = tb(cmds, vec![job(0, 0, 3), bogus(5, 1)]);
+    t.expect_violations = true;
+    let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
+    assert!(!r.outstanding_at_end);
+    assert_eq!(r.retired, vec![100]);
+}
+
 #[test]
 fn so13_two_units_asking_for_one_batch_one_is_answered_one_flagged() {
     let mut t = tb(stream(2), vec![job(0, 0, 30), job(1, 1, 5)]);
@@ -319,9 +434,10 @@ fn so13_first_request_while_its_entry_is_held_is_backpressured() {
 #[test]
 fn so13_five_entry_operation_fifo_fills_and_backpressures() {
     // The FIFO-at-capacity stream on an operation FIFO of 5 (not a power of two): the pointers
-    // wrap at 5 and the FIFO reaches exactly its depth.
+    // wrap at 5 and the FIFO reaches exactly its depth (four operations, each behind a pair of
+    // bundles that merge into one entry).
     let mut cmds = vec![];
-    for k in 0..3u32 {
+    for k in 0..4u32 {
         cmds.push(Cmd::Offset([k * 100, 0, 0, 0]));
         cmds.push(Cmd::Offset([k * 100 + 50, 0, 0, 0]));
         cmds.push(Cmd::Enable);
@@ -337,11 +453,13 @@ fn so13_five_entry_operation_fifo_fills_and_backpressures() {
         job(3, 4, 200),
         job(0, 6, 200),
         job(1, 7, 200),
+        job(2, 9, 200),
+        job(3, 10, 200),
     ];
     let r = run_ssync::<4, 2, 5, 3, 3>(&tb(cmds, jobs), &TbOutput::default()).unwrap();
     assert_eq!(r.max_op_fill, 5);
     assert!(r.op_full_cycles > 0 && r.cmd_stall_cycles > 0);
-    assert_eq!(r.responses.len(), 6);
+    assert_eq!(r.responses.len(), 8);
 }
 
 /// The random traffic of the property test on both FIFO depths; returns the runs' results
@@ -380,3 +498,4 @@ proptest! {
         prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }
+

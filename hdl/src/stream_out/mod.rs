@@ -5,11 +5,13 @@
 //! | [`ssync::Ssync`] | stream synchronization unit: SSOBOs, overflow accounting; the two below |
 //! | [`op_fifo::OpFifo`] | SSYNC's operation FIFO: command decoder, entries, block-RAM words |
 //! | [`msg_table::MsgTable`] | SSYNC's message table: merge, bad input, match and select |
+//! | [`fit_check::FitCheck`] | the SO-12 overflow test, one definition for SSYNC and the SO units |
 //! | [`so_unit::SoUnit`] | one SO unit: first / second request, byte counts, buffer writes |
 //! | [`batch_id_gen::BatchIdGen`] | WDU batch-ID generator: phase bit, in-flight window, retire |
 //! | [`so_crossbar::SoCrossbar`] | SO units ⇄ SSYNC: request arbiters with source index, response route |
 //! | [`so_cluster::SoCluster`] | all of the above wired together |
 pub mod batch_id_gen;
+pub mod fit_check;
 pub mod msg_table;
 pub mod op_fifo;
 pub mod so_cluster;

@@ -16,16 +16,21 @@
 //! Bad input (SO-13): a first request from a unit whose entry is still occupied (one message
 //! outstanding per unit, SO-9) is back-pressured (`first_ready` low). `violation_code`:
 //! [`VIOL_SECOND_WITHOUT_FIRST`] a second request with no first request from that unit;
-//! [`VIOL_OUTSIDE_OPERATION`] a request for a batch/task behind the current one once an
-//! operation has been loaded (`started`; outside every operation: never streamed, or already
-//! accounted), its entry is cleared (stale); [`VIOL_DUPLICATE_SECOND`] a second second-request.
+//! [`VIOL_OUTSIDE_OPERATION`] a request for a batch outside every operation, its entry is
+//! cleared (stale): behind the current batch/task once an operation has been loaded
+//! (`started`: never streamed, or already accounted); on arrival for a batch already given out
+//! that no operation in the FIFO covers (`arrival_outside`); or, while it waits, when the work
+//! token of its batch arrives outside every operation (`unstreamed_valid/unstreamed_batch`).
+//! So no request waits forever (SO-13: never a deadlock). [`VIOL_DUPLICATE_SECOND`] a second
+//! second-request.
 //! The offending message is dropped; nothing already accepted is lost. Several in one cycle:
 //! the code of the highest entry is reported.
 //!
 //! Parameters: `SO_UNITS` entries; `SRC_BITS` = clog2(SO_UNITS) (≥1).
 //! Ports: `clock`, `reset`; `first_valid/first_ready/first_data/first_source`,
 //! `second_valid/second_ready/second_data/second_source` (as at `Ssync`); from the parent
-//! `current_batch`, `current_task`, `started`, `serving`, `resp_free`, `retire_free`; to the
+//! `current_batch`, `current_task`, `started`, `arrival_outside`, `unstreamed_valid`,
+//! `unstreamed_batch`, `serving`, `resp_free`, `retire_free`; to the
 //! parent `respond_now`, `commit_now` and the selected entry's `selected_unit`,
 //! `selected_last`, `selected_sbbn`; `outstanding` (an entry waits for its response, SO-9);
 //! `violation` / `violation_code` (combinational, in the cycle of the message).
@@ -41,8 +46,8 @@ use rust_hdl::prelude::*;
 pub const VIOL_NONE: u64 = 0;
 /// `violation_code`: a second request with no first request from that SO unit.
 pub const VIOL_SECOND_WITHOUT_FIRST: u64 = 1;
-/// `violation_code`: a request for a batch/task behind the current one (outside every
-/// operation).
+/// `violation_code`: a request for a batch/task outside every operation (behind the current
+/// one, or a batch given out while streaming was disabled).
 pub const VIOL_OUTSIDE_OPERATION: u64 = 3;
 /// `violation_code`: a second second-request from the same SO unit.
 pub const VIOL_DUPLICATE_SECOND: u64 = 4;
@@ -64,6 +69,12 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     pub current_batch: Signal<In, Bits<14>>,
     pub current_task: Signal<In, Bits<10>>,
     pub started: Signal<In, Bit>,
+    /// This cycle's first request is for a batch outside every operation (from the op FIFO's
+    /// probe: issued, and no operation covers it).
+    pub arrival_outside: Signal<In, Bit>,
+    /// A work token outside every operation is accepted this cycle, with its batch ID.
+    pub unstreamed_valid: Signal<In, Bit>,
+    pub unstreamed_batch: Signal<In, Bits<14>>,
     pub serving: Signal<In, Bit>,
     pub resp_free: Signal<In, Bit>,
     pub retire_free: Signal<In, Bit>,
@@ -94,6 +105,7 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     merged_sbbn: [Signal<Local, Msg128>; SO_UNITS],
     merged_distance: [Signal<Local, Bits<14>>; SO_UNITS],
     merged_stale: [Signal<Local, Bit>; SO_UNITS],
+    arrived_outside: [Signal<Local, Bit>; SO_UNITS],
     merged_hit: [Signal<Local, Bit>; SO_UNITS],
     selected_hit: Signal<Local, Bit>,
     selected_answered: Signal<Local, Bit>,
@@ -125,6 +137,9 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             current_batch: Default::default(),
             current_task: Default::default(),
             started: Default::default(),
+            arrival_outside: Default::default(),
+            unstreamed_valid: Default::default(),
+            unstreamed_batch: Default::default(),
             serving: Default::default(),
             resp_free: Default::default(),
             retire_free: Default::default(),
@@ -151,6 +166,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             merged_sbbn: std::array::from_fn(|_| Default::default()),
             merged_distance: std::array::from_fn(|_| Default::default()),
             merged_stale: std::array::from_fn(|_| Default::default()),
+            arrived_outside: std::array::from_fn(|_| Default::default()),
             merged_hit: std::array::from_fn(|_| Default::default()),
             selected_hit: Default::default(),
             selected_answered: Default::default(),
@@ -191,10 +207,12 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             self.merged_batch[i].next = self.table_batch[i].q.val();
             self.merged_task[i].next = self.table_task[i].q.val();
             self.merged_sbbn[i].next = self.table_sbbn[i].q.val();
+            self.arrived_outside[i].next = false;
             if self.first_valid.val() & (self.first_source.val() == self.unit_index[i].val()) {
                 if self.table_first[i].q.val() {
                     self.first_ready.next = false;
                 } else {
+                    self.arrived_outside[i].next = self.arrival_outside.val();
                     self.merged_first[i].next = true;
                     self.merged_last[i].next = self.first_data.val().last;
                     self.merged_batch[i].next = self.first_data.val().batch_id;
@@ -214,11 +232,15 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 }
             }
             self.merged_distance[i].next = self.merged_batch[i].val() - self.current_batch.val();
-            self.merged_stale[i].next = self.started.val()
+            self.merged_stale[i].next = (self.started.val()
                 & self.merged_first[i].val()
                 & ((self.merged_distance[i].val() >= self.behind.val())
                     | ((self.merged_distance[i].val() == bits::<14>(0))
-                        & (self.merged_task[i].val() < self.current_task.val())));
+                        & (self.merged_task[i].val() < self.current_task.val()))))
+                | self.arrived_outside[i].val()
+                | (self.unstreamed_valid.val()
+                    & self.merged_first[i].val()
+                    & (self.merged_batch[i].val() == self.unstreamed_batch.val()));
             self.merged_hit[i].next = self.serving.val()
                 & self.merged_first[i].val()
                 & (self.merged_batch[i].val() == self.current_batch.val())

@@ -6,11 +6,27 @@
 //! offset bundle `O`) into `OPS` entries in stream order. An entry is either an offset bundle
 //! (128-bit word) or an operation: start = batch ID of the first work token after `E`, end =
 //! batch ID of the first work token after the following `D` (exclusive), with an `end_known`
-//! bit. Reading (SO-3): an operation is pushed when its start is known; its end is written into
-//! the same entry when the first work token after `D` arrives. `E D` with no work token between
-//! is an empty operation (nothing is pushed); `D E` with no work token between continues the
-//! open operation. A repeated `E` or `D` is ignored. A push into a full FIFO is back-pressured
-//! (`cmd_ready` low, SO-13); other commands keep flowing.
+//! bit. Reading (SO-3): an operation is pushed at the first work token after `E` (its start is
+//! then known) and served at once; its end — the batch ID of the first work token after the
+//! following `D` — is written into the same entry when the `D` arrives: batch IDs are
+//! consecutive (SO-1), so that token will carry `next_work_id`, the ID after the last work token
+//! seen. Each `E ... D` is its own operation, so an offset bundle between a `D` and the next `E`
+//! sits between the two operations in the FIFO and takes effect between them, in stream order;
+//! a bundle received while an operation is open follows that operation. `E D` with no work
+//! token between is an empty operation (nothing is pushed). A repeated `E` or `D` is ignored.
+//! A push into a full FIFO is back-pressured (`cmd_ready` low, SO-13); other commands keep
+//! flowing. An offset bundle right behind another bundle that is not at the head overwrites
+//! that bundle's word (with no operation between them only the later one can ever take
+//! effect): behind an open operation the FIFO holds at most one bundle, so bundles inside an
+//! operation never fill it ahead of the `D` that ends the operation (no deadlock; `OPS` >= 2).
+//!
+//! Bad-input probe (SO-13): `probe_issued` — `probe_batch` was carried by a work token already
+//! seen (at most half the 14-bit ID ring behind `next_work_id`); `probe_covered` — it lies
+//! inside an operation still in the FIFO (from its start, up to its end when known);
+//! `unstreamed_valid/unstreamed_batch` — a work token accepted while streaming is disabled (its
+//! batch is outside every operation). [`Ssync`](crate::stream_out::ssync::Ssync) flags a
+//! request for an issued batch that no operation covers, or for the batch of an unstreamed
+//! token, instead of letting it wait forever.
 //!
 //! Storage: the offset-bundle words are in an SRAM (`entry_word`, a [`BlockRam`] of
 //! 2^`OP_BITS` x 128 bits, synchronous read, no reset; iCE40 block RAM), indexed like the
@@ -23,17 +39,19 @@
 //! word only for an offset bundle at the head whose word was read after it was written (zero
 //! otherwise), so uninitialized SRAM never reaches an output.
 //!
-//! Parameters: `OPS` entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
+//! Parameters: `OPS` >= 2 entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
 //! Ports: `clock`, `reset`; `cmd_valid/cmd_ready/cmd_kind/cmd_batch_id/cmd_offsets` (as at
 //! `Ssync`); `pop` (the head entry is done, from the parent); the head: `head_is_offset`,
 //! `head_start`, `head_end`, `head_end_known`, `head_word_ok`, `head_word`; `empty`, `full`,
-//! `fill` (entries held).
+//! `fill` (entries held); `next_work_id`; the probe `probe_batch` -> `probe_issued`,
+//! `probe_covered`; `unstreamed_valid/unstreamed_batch`.
 //! Timing: one command and one pop per cycle; an entry pushed in cycle t can be at the head
 //! from cycle t+1. An offset bundle's `head_word_ok` is high when it reaches the head, or one
 //! cycle later if its word was written in the cycle its slot was read. Head outputs and
 //! `empty/full/fill` come from registers and the SRAM (no combinational path from `pop` or
 //! `cmd_*`); `cmd_ready` is combinational from `cmd_kind`, the decoder state and the fill
-//! level.
+//! level; the probe outputs are combinational from `probe_batch` and registers, `unstreamed_*`
+//! from `cmd_*`.
 use crate::msg::Msg128;
 use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
@@ -59,6 +77,8 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     pub cmd_offsets: Signal<In, Msg128>,
     // from the parent
     pub pop: Signal<In, Bit>,
+    /// Bad-input probe (SO-13): the batch ID of this cycle's first request.
+    pub probe_batch: Signal<In, Bits<14>>,
     // head entry and fill level
     pub head_is_offset: Signal<Out, Bit>,
     pub head_start: Signal<Out, Bits<14>>,
@@ -69,7 +89,17 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     pub empty: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     pub fill: Signal<Out, Bits<FILL_BITS>>,
+    /// The batch ID the next work token will carry (SO-1: IDs are consecutive).
+    pub next_work_id: Signal<Out, Bits<14>>,
+    /// `probe_batch` was given out by a work token already seen.
+    pub probe_issued: Signal<Out, Bit>,
+    /// `probe_batch` lies inside an operation still in the FIFO (or in the open one).
+    pub probe_covered: Signal<Out, Bit>,
+    /// A work token outside every operation (not streamed) is accepted this cycle.
+    pub unstreamed_valid: Signal<Out, Bit>,
+    pub unstreamed_batch: Signal<Out, Bits<14>>,
     // entries
+    entry_valid: [DFF<Bit>; OPS],
     entry_is_offset: [DFF<Bit>; OPS],
     entry_start: [DFF<Bits<14>>; OPS],
     entry_end: [DFF<Bits<14>>; OPS],
@@ -81,17 +111,25 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     write_slot: DFF<Bits<OP_BITS>>,
     read_slot: DFF<Bits<OP_BITS>>,
     fill_reg: DFF<Bits<FILL_BITS>>,
+    /// Slot of the most recent push, and whether it was an offset bundle.
+    tail_slot: DFF<Bits<OP_BITS>>,
+    tail_is_offset: DFF<Bit>,
     // command decoder state
     decoder_enabled: DFF<Bit>,
     decoder_await_start: DFF<Bit>,
-    decoder_await_end: DFF<Bit>,
-    decoder_open: DFF<Bit>,
     decoder_open_slot: DFF<Bits<OP_BITS>>,
+    next_work_id_reg: DFF<Bits<14>>,
+    decoder_any_work: DFF<Bit>,
     // combinational
     next_read_slot: Signal<Local, Bits<OP_BITS>>,
     cmd_needs_slot: Signal<Local, Bit>,
     cmd_fire: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
+    coalesce: Signal<Local, Bit>,
+    probe_distance: [Signal<Local, Bits<14>>; OPS],
+    op_length: [Signal<Local, Bits<14>>; OPS],
+    probe_in_entry: [Signal<Local, Bit>; OPS],
+    half_window: Constant<Bits<14>>,
     kind_work: Constant<Bits<2>>,
     kind_enable: Constant<Bits<2>>,
     kind_disable: Constant<Bits<2>>,
@@ -106,7 +144,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
     for OpFifo<OPS, OP_BITS, FILL_BITS>
 {
     fn default() -> Self {
-        assert!(OPS >= 1, "OpFifo: OPS must be at least 1");
+        assert!(OPS >= 2, "OpFifo: OPS must be at least 2 (an open operation and a bundle)");
         assert_eq!(OP_BITS, clog2(OPS).max(1), "OpFifo: OP_BITS");
         assert_eq!(FILL_BITS, clog2(OPS + 1), "OpFifo: FILL_BITS");
         Self {
@@ -118,6 +156,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             cmd_batch_id: Default::default(),
             cmd_offsets: Default::default(),
             pop: Default::default(),
+            probe_batch: Default::default(),
             head_is_offset: Default::default(),
             head_start: Default::default(),
             head_end: Default::default(),
@@ -127,6 +166,12 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             empty: Default::default(),
             full: Default::default(),
             fill: Default::default(),
+            next_work_id: Default::default(),
+            probe_issued: Default::default(),
+            probe_covered: Default::default(),
+            unstreamed_valid: Default::default(),
+            unstreamed_batch: Default::default(),
+            entry_valid: std::array::from_fn(|_| Default::default()),
             entry_is_offset: std::array::from_fn(|_| Default::default()),
             entry_start: std::array::from_fn(|_| Default::default()),
             entry_end: std::array::from_fn(|_| Default::default()),
@@ -136,15 +181,22 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             write_slot: Default::default(),
             read_slot: Default::default(),
             fill_reg: Default::default(),
+            tail_slot: Default::default(),
+            tail_is_offset: Default::default(),
             decoder_enabled: Default::default(),
             decoder_await_start: Default::default(),
-            decoder_await_end: Default::default(),
-            decoder_open: Default::default(),
             decoder_open_slot: Default::default(),
+            next_work_id_reg: Default::default(),
+            decoder_any_work: Default::default(),
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
             cmd_fire: Default::default(),
             push: Default::default(),
+            coalesce: Default::default(),
+            probe_distance: std::array::from_fn(|_| Default::default()),
+            op_length: std::array::from_fn(|_| Default::default()),
+            probe_in_entry: std::array::from_fn(|_| Default::default()),
+            half_window: Constant::new(bits::<14>(1 << 13)),
             kind_work: Constant::new(bits::<2>(CMD_WORK)),
             kind_enable: Constant::new(bits::<2>(CMD_ENABLE)),
             kind_disable: Constant::new(bits::<2>(CMD_DISABLE)),
@@ -169,13 +221,17 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             write_slot,
             read_slot,
             fill_reg,
+            tail_slot,
+            tail_is_offset,
             decoder_enabled,
             decoder_await_start,
-            decoder_await_end,
-            decoder_open,
-            decoder_open_slot
+            decoder_open_slot,
+            next_work_id_reg,
+            decoder_any_work
         );
         for i in 0..OPS {
+            self.entry_valid[i].clock.next = self.clock.val();
+            self.entry_valid[i].d.next = self.entry_valid[i].q.val();
             self.entry_is_offset[i].clock.next = self.clock.val();
             self.entry_start[i].clock.next = self.clock.val();
             self.entry_end[i].clock.next = self.clock.val();
@@ -207,55 +263,80 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         if self.head_word_ok_reg.q.val() & self.head_is_offset.val() & !self.empty.val() {
             self.head_word.next = self.entry_word.read_data.val();
         }
-        // Command decoder (SO-3).
-        self.cmd_needs_slot.next = (self.cmd_kind.val() == self.kind_offset.val())
+        // Command decoder (SO-3). An offset bundle right behind another one that is not at the
+        // head replaces it (only the later one can take effect before the next operation), so
+        // bundles inside an open operation never fill the FIFO ahead of its `D`.
+        self.coalesce.next = (self.cmd_kind.val() == self.kind_offset.val())
+            & self.tail_is_offset.q.val()
+            & (self.fill_reg.q.val() > bits::<FILL_BITS>(1));
+        self.cmd_needs_slot.next = ((self.cmd_kind.val() == self.kind_offset.val())
+            & !self.coalesce.val())
             | ((self.cmd_kind.val() == self.kind_work.val()) & self.decoder_await_start.q.val());
         self.cmd_ready.next = !(self.cmd_needs_slot.val() & self.full.val());
         self.cmd_fire.next = self.cmd_valid.val() & self.cmd_ready.val();
         self.push.next = self.cmd_fire.val() & self.cmd_needs_slot.val();
+        self.unstreamed_valid.next = self.cmd_fire.val()
+            & (self.cmd_kind.val() == self.kind_work.val())
+            & !self.decoder_enabled.q.val();
+        self.unstreamed_batch.next = self.cmd_batch_id.val();
         if self.cmd_fire.val() {
             if self.cmd_kind.val() == self.kind_work.val() {
+                self.next_work_id_reg.d.next = self.cmd_batch_id.val() + bits::<14>(1);
+                self.decoder_any_work.d.next = true;
                 if self.decoder_await_start.q.val() {
                     self.decoder_await_start.d.next = false;
-                    self.decoder_open.d.next = true;
                     self.decoder_open_slot.d.next = self.write_slot.q.val();
-                } else if self.decoder_await_end.q.val() {
-                    self.decoder_await_end.d.next = false;
-                    self.decoder_open.d.next = false;
                 }
             }
             if (self.cmd_kind.val() == self.kind_enable.val()) & !self.decoder_enabled.q.val() {
                 self.decoder_enabled.d.next = true;
-                if self.decoder_await_end.q.val() {
-                    self.decoder_await_end.d.next = false;
-                } else {
-                    self.decoder_await_start.d.next = true;
-                }
+                self.decoder_await_start.d.next = true;
             }
             if (self.cmd_kind.val() == self.kind_disable.val()) & self.decoder_enabled.q.val() {
                 self.decoder_enabled.d.next = false;
-                if self.decoder_await_start.q.val() {
-                    self.decoder_await_start.d.next = false;
-                } else if self.decoder_open.q.val() {
-                    self.decoder_await_end.d.next = true;
-                }
+                self.decoder_await_start.d.next = false;
             }
         }
-        // Entry writes: a new entry at the write slot; the end of the open operation.
+        // Entry writes: a new entry at the write slot; the end of the open operation at its `D`
+        // (the batch ID of the first work token after `D` is the next one, SO-1).
         for i in 0..OPS {
+            if self.pop.val() & (self.read_slot.q.val() == self.slot_index[i].val()) {
+                self.entry_valid[i].d.next = false;
+            }
             if self.push.val() & (self.write_slot.q.val() == self.slot_index[i].val()) {
+                self.entry_valid[i].d.next = true;
                 self.entry_is_offset[i].d.next = self.cmd_kind.val() == self.kind_offset.val();
                 self.entry_start[i].d.next = self.cmd_batch_id.val();
                 self.entry_end[i].d.next = self.cmd_batch_id.val();
                 self.entry_end_known[i].d.next = false;
             }
             if self.cmd_fire.val()
-                & (self.cmd_kind.val() == self.kind_work.val())
-                & self.decoder_await_end.q.val()
+                & (self.cmd_kind.val() == self.kind_disable.val())
+                & self.decoder_enabled.q.val()
+                & !self.decoder_await_start.q.val()
                 & (self.decoder_open_slot.q.val() == self.slot_index[i].val())
             {
-                self.entry_end[i].d.next = self.cmd_batch_id.val();
+                self.entry_end[i].d.next = self.next_work_id_reg.q.val();
                 self.entry_end_known[i].d.next = true;
+            }
+        }
+        // Bad-input probe (SO-13): was `probe_batch` given out, and is it inside an operation
+        // still held (half-window ring compares against each operation's start)?
+        self.next_work_id.next = self.next_work_id_reg.q.val();
+        self.probe_issued.next = self.decoder_any_work.q.val()
+            & ((self.next_work_id_reg.q.val() - self.probe_batch.val() - bits::<14>(1))
+                < self.half_window.val());
+        self.probe_covered.next = false;
+        for i in 0..OPS {
+            self.probe_distance[i].next = self.probe_batch.val() - self.entry_start[i].q.val();
+            self.op_length[i].next = self.entry_end[i].q.val() - self.entry_start[i].q.val();
+            self.probe_in_entry[i].next = self.entry_valid[i].q.val()
+                & !self.entry_is_offset[i].q.val()
+                & (self.probe_distance[i].val() < self.half_window.val())
+                & (!self.entry_end_known[i].q.val()
+                    | (self.probe_distance[i].val() < self.op_length[i].val()));
+            if self.probe_in_entry[i].val() {
+                self.probe_covered.next = true;
             }
         }
         // Slots wrap at OPS.
@@ -280,12 +361,19 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         // slot read in the same cycle is read again in the next cycle (`head_word_ok_reg`).
         self.entry_word.clock.next = self.clock.val();
         self.entry_word.write_address.next = self.write_slot.q.val();
+        if self.coalesce.val() {
+            self.entry_word.write_address.next = self.tail_slot.q.val();
+        }
         self.entry_word.write_data.next = self.cmd_offsets.val();
-        self.entry_word.write_enable.next =
-            self.push.val() & (self.cmd_kind.val() == self.kind_offset.val());
+        self.entry_word.write_enable.next = self.cmd_fire.val()
+            & (self.cmd_kind.val() == self.kind_offset.val());
         self.entry_word.read_address.next = self.next_read_slot.val();
         self.head_word_ok_reg.d.next = !(self.entry_word.write_enable.val()
-            & (self.write_slot.q.val() == self.next_read_slot.val()));
+            & (self.entry_word.write_address.val() == self.next_read_slot.val()));
+        if self.push.val() {
+            self.tail_slot.d.next = self.write_slot.q.val();
+            self.tail_is_offset.d.next = self.cmd_kind.val() == self.kind_offset.val();
+        }
         if self.push.val() & !self.pop.val() {
             self.fill_reg.d.next = self.fill_reg.q.val() + bits::<FILL_BITS>(1);
         }
@@ -297,14 +385,17 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             self.write_slot.d.next = bits::<OP_BITS>(0);
             self.read_slot.d.next = bits::<OP_BITS>(0);
             self.fill_reg.d.next = bits::<FILL_BITS>(0);
+            self.tail_slot.d.next = bits::<OP_BITS>(0);
+            self.tail_is_offset.d.next = false;
             self.head_word_ok_reg.d.next = false;
             self.entry_word.write_enable.next = false;
             self.decoder_enabled.d.next = false;
             self.decoder_await_start.d.next = false;
-            self.decoder_await_end.d.next = false;
-            self.decoder_open.d.next = false;
             self.decoder_open_slot.d.next = bits::<OP_BITS>(0);
+            self.next_work_id_reg.d.next = bits::<14>(0);
+            self.decoder_any_work.d.next = false;
             for i in 0..OPS {
+                self.entry_valid[i].d.next = false;
                 self.entry_is_offset[i].d.next = false;
                 self.entry_start[i].d.next = bits::<14>(0);
                 self.entry_end[i].d.next = bits::<14>(0);

@@ -5,25 +5,31 @@
 //!   in the first-request layout), sends the first request (SO-5), counts the bytes the shader
 //!   writes to L1 per buffer (`attr_*`), takes the batch-end packet (`end_*`) and then sends the
 //!   second request with the counts (SO-7). The response (SO-6) may come before or after the
-//!   second request (SO-8). When both are done and stage B is free, the job moves to stage B.
-//! - Stage B (write): checks that the job fits every buffer (SO-12: offset + bytes <= size,
-//!   same test as SSYNC; if not, `overflow` pulses and nothing is written), then writes buffer
-//!   0, 1, 2, 3 in turn at the response offsets, `min(remaining, bytes_per_cycle)` bytes per
-//!   transfer (`wr_*`, valid/ready: the memory may stall it).
+//!   second request (SO-8). When both are done and stage B is free, the job is handed over.
+//! - Hand-over: the job is checked against SO-12 with [`FitCheck`], the block SSYNC uses (a
+//!   buffer the job writes 0 bytes to always fits). A job that does not fit pulses `overflow`
+//!   and writes nothing; a job with 0 bytes everywhere writes nothing; both pulse `job_done`
+//!   at once and are handed over only while stage B is idle.
+//! - Stage B (write): writes the buffers with bytes to write in order 0..3 at the response
+//!   offsets, skipping buffers with 0 bytes, `min(remaining, bytes_per_cycle)` bytes per
+//!   transfer (`wr_*`, valid/ready: the memory may stall it), back to back across buffers.
 //!
 //! Ports: `clock`, `reset`; `bytes_per_cycle` (write bandwidth, must be ≥ 1), `buffer_size`
 //! (lane i = size of buffer i); `batch_valid/ready/data`; `attr_valid/ready/buffer/bytes`;
 //! `end_valid/ready`; `first_valid/ready/data`; `second_valid/ready/data`;
 //! `resp_valid/ready/data`; `wr_valid/ready/buffer/offset/bytes/index/batch_id/task_number`
 //! (`wr_index` = byte position inside this job's data for that buffer); status `busy`,
-//! `writing`, `overflow` (pulse), `job_done` (pulse: stage B finished a job).
+//! `writing`, `overflow` (pulse), `job_done` (pulse: a job finished, one per job, in order).
 //!
 //! Timing: first request the cycle after the batch packet; second request the cycle after the
-//! end packet (not before the first request went out); hand-over to stage B one cycle after
-//! the last of response / second request; one fit-check cycle; then one write transfer per
-//! cycle, plus one cycle per buffer boundary. One message outstanding towards SSYNC at a time
-//! (SO-9).
+//! end packet (not before the first request went out); hand-over one cycle after the last of
+//! response / second request; the first write transfer in the next cycle; then one transfer
+//! per cycle with no bubble between buffers or between jobs (the next job is handed over in
+//! the cycle the last transfer of the current one is accepted), so a unit sustains
+//! `bytes_per_cycle` when the memory accepts every cycle. One message outstanding towards
+//! SSYNC at a time (SO-9).
 use crate::msg::{FirstRequest, Msg128};
+use crate::stream_out::fit_check::FitCheck;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -73,15 +79,21 @@ pub struct SoUnit {
     request_offsets: DFF<Msg128>,
     // stage B
     writing_reg: DFF<Bit>,
-    write_checking: DFF<Bit>,
-    wr_buffer_reg: DFF<Bits<2>>,
+    /// Bit i: buffer i still has bytes to write for the job in stage B.
+    write_pending: DFF<Bits<4>>,
     wr_index_reg: DFF<Bits<32>>,
     write_bytes: DFF<Msg128>,
     write_offsets: DFF<Msg128>,
     write_request: DFF<FirstRequest>,
+    /// The SO-12 test, shared with SSYNC.
+    fit_check: FitCheck,
     // combinational
     handover: Signal<Local, Bit>,
-    overflow_any: Signal<Local, Bit>,
+    stage_b_free: Signal<Local, Bit>,
+    job_pending: Signal<Local, Bits<4>>,
+    current_buffer: Signal<Local, Bits<2>>,
+    last_chunk: Signal<Local, Bit>,
+    pending_after: Signal<Local, Bits<4>>,
     current_bytes: Signal<Local, Bits<32>>,
     current_offset: Signal<Local, Bits<32>>,
     remaining: Signal<Local, Bits<32>>,
@@ -136,14 +148,18 @@ impl Default for SoUnit {
             second_data_reg: Default::default(),
             request_offsets: Default::default(),
             writing_reg: Default::default(),
-            write_checking: Default::default(),
-            wr_buffer_reg: Default::default(),
+            write_pending: Default::default(),
             wr_index_reg: Default::default(),
             write_bytes: Default::default(),
             write_offsets: Default::default(),
             write_request: Default::default(),
+            fit_check: Default::default(),
             handover: Default::default(),
-            overflow_any: Default::default(),
+            stage_b_free: Default::default(),
+            job_pending: Default::default(),
+            current_buffer: Default::default(),
+            last_chunk: Default::default(),
+            pending_after: Default::default(),
             current_bytes: Default::default(),
             current_offset: Default::default(),
             remaining: Default::default(),
@@ -169,8 +185,7 @@ impl Logic for SoUnit {
             second_data_reg,
             request_offsets,
             writing_reg,
-            write_checking,
-            wr_buffer_reg,
+            write_pending,
             wr_index_reg,
             write_bytes,
             write_offsets,
@@ -230,84 +245,116 @@ impl Logic for SoUnit {
             self.request_answered.d.next = true;
             self.request_offsets.d.next = self.resp_data.val();
         }
-        self.handover.next = self.request_busy.q.val()
-            & !self.request_first_pending.q.val()
-            & !self.request_counting.q.val()
-            & !self.request_second_pending.q.val()
-            & self.request_answered.q.val()
-            & !self.writing_reg.q.val();
-        if self.handover.val() {
-            self.request_busy.d.next = false;
-            self.writing_reg.d.next = true;
-            self.write_checking.d.next = true;
-            self.write_bytes.d.next = self.second_data_reg.q.val();
-            self.write_offsets.d.next = self.request_offsets.q.val();
-            self.write_request.d.next = self.first_data_reg.q.val();
+        // The job waiting in stage A: does it fit (SO-12), which buffers does it write?
+        self.fit_check.offsets.next = self.request_offsets.q.val();
+        self.fit_check.bytes.next = self.second_data_reg.q.val();
+        self.fit_check.size.next = self.buffer_size.val();
+        self.job_pending.next = bits::<4>(0);
+        if self.second_data_reg.q.val().lane0 != bits::<32>(0) {
+            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0001);
         }
-        // ---- stage B ----
-        self.overflow_any.next = (self.write_bytes.q.val().lane0 > self.buffer_size.val().lane0)
-            | (self.write_offsets.q.val().lane0
-                > (self.buffer_size.val().lane0 - self.write_bytes.q.val().lane0))
-            | (self.write_bytes.q.val().lane1 > self.buffer_size.val().lane1)
-            | (self.write_offsets.q.val().lane1
-                > (self.buffer_size.val().lane1 - self.write_bytes.q.val().lane1))
-            | (self.write_bytes.q.val().lane2 > self.buffer_size.val().lane2)
-            | (self.write_offsets.q.val().lane2
-                > (self.buffer_size.val().lane2 - self.write_bytes.q.val().lane2))
-            | (self.write_bytes.q.val().lane3 > self.buffer_size.val().lane3)
-            | (self.write_offsets.q.val().lane3
-                > (self.buffer_size.val().lane3 - self.write_bytes.q.val().lane3));
+        if self.second_data_reg.q.val().lane1 != bits::<32>(0) {
+            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0010);
+        }
+        if self.second_data_reg.q.val().lane2 != bits::<32>(0) {
+            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0100);
+        }
+        if self.second_data_reg.q.val().lane3 != bits::<32>(0) {
+            self.job_pending.next = self.job_pending.val() | bits::<4>(0b1000);
+        }
+        // ---- stage B: the buffer being written is the lowest one with bytes pending ----
+        self.current_buffer.next = bits::<2>(3);
+        if self.write_pending.q.val().get_bit(2) {
+            self.current_buffer.next = bits::<2>(2);
+        }
+        if self.write_pending.q.val().get_bit(1) {
+            self.current_buffer.next = bits::<2>(1);
+        }
+        if self.write_pending.q.val().get_bit(0) {
+            self.current_buffer.next = bits::<2>(0);
+        }
         self.current_bytes.next = self.write_bytes.q.val().lane0;
         self.current_offset.next = self.write_offsets.q.val().lane0;
-        if self.wr_buffer_reg.q.val() == bits::<2>(1) {
+        if self.current_buffer.val() == bits::<2>(1) {
             self.current_bytes.next = self.write_bytes.q.val().lane1;
             self.current_offset.next = self.write_offsets.q.val().lane1;
         }
-        if self.wr_buffer_reg.q.val() == bits::<2>(2) {
+        if self.current_buffer.val() == bits::<2>(2) {
             self.current_bytes.next = self.write_bytes.q.val().lane2;
             self.current_offset.next = self.write_offsets.q.val().lane2;
         }
-        if self.wr_buffer_reg.q.val() == bits::<2>(3) {
+        if self.current_buffer.val() == bits::<2>(3) {
             self.current_bytes.next = self.write_bytes.q.val().lane3;
             self.current_offset.next = self.write_offsets.q.val().lane3;
         }
         self.remaining.next = self.current_bytes.val() - self.wr_index_reg.q.val();
-        if self.remaining.val() < self.bytes_per_cycle.val() {
-            self.chunk.next = self.remaining.val();
-        } else {
+        self.last_chunk.next = true;
+        self.chunk.next = self.remaining.val();
+        if self.remaining.val() > self.bytes_per_cycle.val() {
+            self.last_chunk.next = false;
             self.chunk.next = self.bytes_per_cycle.val();
         }
-        self.wr_valid.next = false;
+        self.pending_after.next = self.write_pending.q.val();
+        if self.current_buffer.val() == bits::<2>(0) {
+            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1110);
+        }
+        if self.current_buffer.val() == bits::<2>(1) {
+            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1101);
+        }
+        if self.current_buffer.val() == bits::<2>(2) {
+            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1011);
+        }
+        if self.current_buffer.val() == bits::<2>(3) {
+            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b0111);
+        }
+        self.wr_valid.next = self.writing_reg.q.val();
         self.overflow.next = false;
         self.job_done.next = false;
-        self.wr_buffer.next = self.wr_buffer_reg.q.val();
+        self.wr_buffer.next = self.current_buffer.val();
         self.wr_offset.next = self.current_offset.val() + self.wr_index_reg.q.val();
         self.wr_bytes.next = self.chunk.val();
         self.wr_index.next = self.wr_index_reg.q.val();
         self.wr_batch_id.next = self.write_request.q.val().batch_id;
         self.wr_task_number.next = self.write_request.q.val().task_number;
-        if self.writing_reg.q.val() {
-            if self.write_checking.q.val() {
-                self.write_checking.d.next = false;
-                self.wr_buffer_reg.d.next = bits::<2>(0);
+        // Stage B takes a job to write in the cycle its last transfer is accepted; a job that
+        // writes nothing (overflow, or 0 bytes) is handed over only while stage B is idle, so
+        // `job_done` pulses once per job, in job order.
+        self.stage_b_free.next = !self.writing_reg.q.val();
+        if self.writing_reg.q.val() & self.wr_ready.val() {
+            if self.last_chunk.val() {
                 self.wr_index_reg.d.next = bits::<32>(0);
-                if self.overflow_any.val() {
-                    self.overflow.next = true;
-                    self.job_done.next = true;
-                    self.writing_reg.d.next = false;
-                }
-            } else if self.current_bytes.val() == self.wr_index_reg.q.val() {
-                self.wr_index_reg.d.next = bits::<32>(0);
-                self.wr_buffer_reg.d.next = self.wr_buffer_reg.q.val() + bits::<2>(1);
-                if self.wr_buffer_reg.q.val() == bits::<2>(3) {
+                self.write_pending.d.next = self.pending_after.val();
+                if self.pending_after.val() == bits::<4>(0) {
                     self.writing_reg.d.next = false;
                     self.job_done.next = true;
+                    self.stage_b_free.next = self.fit_check.fits.val()
+                        & (self.job_pending.val() != bits::<4>(0));
                 }
             } else {
-                self.wr_valid.next = true;
-                if self.wr_ready.val() {
-                    self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.chunk.val();
-                }
+                self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.chunk.val();
+            }
+        }
+        // ---- hand-over: stage A's job enters stage B ----
+        self.handover.next = self.request_busy.q.val()
+            & !self.request_first_pending.q.val()
+            & !self.request_counting.q.val()
+            & !self.request_second_pending.q.val()
+            & self.request_answered.q.val()
+            & self.stage_b_free.val();
+        if self.handover.val() {
+            self.request_busy.d.next = false;
+            if !self.fit_check.fits.val() {
+                self.overflow.next = true;
+                self.job_done.next = true;
+            } else if self.job_pending.val() == bits::<4>(0) {
+                self.job_done.next = true;
+            } else {
+                self.writing_reg.d.next = true;
+                self.write_pending.d.next = self.job_pending.val();
+                self.wr_index_reg.d.next = bits::<32>(0);
+                self.write_bytes.d.next = self.second_data_reg.q.val();
+                self.write_offsets.d.next = self.request_offsets.q.val();
+                self.write_request.d.next = self.first_data_reg.q.val();
             }
         }
         self.busy.next = self.request_busy.q.val() | self.writing_reg.q.val();
@@ -322,8 +369,7 @@ impl Logic for SoUnit {
             self.second_data_reg.d.next = self.zero_msg.val();
             self.request_offsets.d.next = self.zero_msg.val();
             self.writing_reg.d.next = false;
-            self.write_checking.d.next = false;
-            self.wr_buffer_reg.d.next = bits::<2>(0);
+            self.write_pending.d.next = bits::<4>(0);
             self.wr_index_reg.d.next = bits::<32>(0);
             self.write_bytes.d.next = self.zero_msg.val();
             self.write_offsets.d.next = self.zero_msg.val();

@@ -21,7 +21,7 @@
 //!   registers, the violation register.
 //!
 //! Parameters: `SO_UNITS` SO units (message table entries); `SRC_BITS` = clog2(SO_UNITS) (≥1);
-//! `OPS` operation-FIFO entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
+//! `OPS` (>= 2) operation-FIFO entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
 //!
 //! Ports:
 //! - `cmd_valid/cmd_ready`, `cmd_kind` (0 work token, 1 stream enable `E`, 2 stream disable `D`,
@@ -43,14 +43,16 @@
 //! offset bundle (128-bit word) or an operation: start = batch ID of the first work token after
 //! `E`, end = batch ID of the first work token after the following `D` (exclusive), with an
 //! `end_known` bit. Reading (SO-3): an operation is pushed when its start is known and served
-//! at once; its end is written into the same entry when the first work token after `D` arrives.
-//! `E D` with no work token between is an empty operation (nothing is pushed); `D E` with no
-//! work token between continues the open operation. A repeated `E` or `D` is ignored. The
-//! offset-bundle words are in block RAM (see [`OpFifo`] for the read-ahead). An offset bundle
-//! is applied when it reaches the head and no operation is active, so it takes effect between
-//! operations in stream order; a bundle whose word was written in the cycle its slot was read
-//! is applied one cycle later. A push into a full FIFO is back-pressured (`cmd_ready` low,
-//! SO-13); other commands keep flowing.
+//! at once; its end is written when its `D` arrives (by SO-1 the first work token after `D`
+//! carries the ID after the last one seen). Every `E ... D` is its own operation, so an offset
+//! bundle between `D` and the next `E` takes effect between the two operations, in stream
+//! order; one received while an operation is open takes effect when that operation ends. `E D`
+//! with no work token between is an empty operation (nothing is pushed). A repeated `E` or `D`
+//! is ignored. An offset bundle is applied when it reaches the head and no operation is
+//! active; a bundle whose word was written in the cycle its slot was read is applied one cycle
+//! later. A push into a full FIFO is back-pressured (`cmd_ready` low, SO-13); other commands
+//! keep flowing. A batch/task is matched only once its work token has been seen (the current
+//! batch ID differs from the op FIFO's `next_work_id`).
 //!
 //! Message table (SO-8, SO-9, [`MsgTable`]): entry i holds SO unit i's first request (batch,
 //! task, last), whether it was answered, and its second request if that came first. An incoming
@@ -62,15 +64,20 @@
 //! outstanding per unit, SO-9; e.g. its previous batch waits for the retire channel) is
 //! back-pressured (`first_ready` low for that source). `violation_code`:
 //! [`VIOL_SECOND_WITHOUT_FIRST`] (1) second request with no first request from that unit;
-//! [`VIOL_OUTSIDE_OPERATION`] (3) a request for a batch/task behind the current one once an
-//! operation has been loaded (outside every operation: never streamed, or already accounted);
+//! [`VIOL_OUTSIDE_OPERATION`] (3) a request for a batch/task outside every operation: behind
+//! the current one once an operation has been loaded (never streamed, or already accounted), or
+//! for a batch given out that no operation in the FIFO covers (checked on arrival against the
+//! op FIFO's probe, and again when the work token of a waiting request's batch arrives while
+//! streaming is disabled), so no request waits forever;
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
 //! (code 3 clears the entry); nothing already accepted is lost.
 //!
-//! Overflow (SO-12): a batch/task fits when SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer
-//! (a buffer with SBBN = 0 always fits). If it does not fit, the SSOBOs are left unchanged
-//! (nothing is written by the SO unit, which applies the same test) and `overflow_count`
-//! increments; later batch-tasks that fit are still appended. Reading: per batch/task.
+//! Overflow (SO-12, [`FitCheck`], the same block the SO unit uses): a batch/task fits when
+//! SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer it writes (a buffer with SBBN = 0 always
+//! fits, even when an offset bundle or earlier batches left its SSOBO past its end). If it does
+//! not fit, the SSOBOs are left unchanged (nothing is written by the SO unit, which applies the
+//! same test) and `overflow_count` increments; later batch-tasks that fit are still appended.
+//! Reading: per batch/task.
 //!
 //! Timing: a first request that matches the current batch/task on arrival is answered in the
 //! next cycle (latency 1; `resp_valid` comes from a register). A second request is accounted in
@@ -79,6 +86,7 @@
 //! operations: 2 cycles (end detect, load next); an offset bundle between them adds 1 cycle
 //! (2 if its word was written in the cycle it was read, see above). One command per cycle.
 use crate::msg::{FirstRequest, Msg128};
+use crate::stream_out::fit_check::FitCheck;
 use crate::stream_out::msg_table::MsgTable;
 pub use crate::stream_out::msg_table::{
     VIOL_DUPLICATE_SECOND, VIOL_NONE, VIOL_OUTSIDE_OPERATION, VIOL_SECOND_WITHOUT_FIRST,
@@ -140,6 +148,7 @@ pub struct Ssync<
     // sub-blocks
     op_fifo: OpFifo<OPS, OP_BITS, FILL_BITS>,
     msg_table: MsgTable<SO_UNITS, SRC_BITS>,
+    fit_check: FitCheck,
     // SSOBOs, current batch/task
     ssobo_reg: DFF<Msg128>,
     current_batch_id_reg: DFF<Bits<14>>,
@@ -161,10 +170,6 @@ pub struct Ssync<
     violation_code_reg: DFF<Bits<3>>,
     // combinational
     operation_done: Signal<Local, Bit>,
-    overflow_buffer0: Signal<Local, Bit>,
-    overflow_buffer1: Signal<Local, Bit>,
-    overflow_buffer2: Signal<Local, Bit>,
-    overflow_buffer3: Signal<Local, Bit>,
     overflow_any: Signal<Local, Bit>,
     code_none: Constant<Bits<3>>,
     zero_msg: Constant<Msg128>,
@@ -181,7 +186,7 @@ impl<
     fn default() -> Self {
         assert!(SO_UNITS >= 1, "Ssync: SO_UNITS must be at least 1");
         assert_eq!(SRC_BITS, clog2(SO_UNITS).max(1), "Ssync: SRC_BITS");
-        assert!(OPS >= 1, "Ssync: OPS must be at least 1");
+        assert!(OPS >= 2, "Ssync: OPS must be at least 2");
         assert_eq!(OP_BITS, clog2(OPS).max(1), "Ssync: OP_BITS");
         assert_eq!(FILL_BITS, clog2(OPS + 1), "Ssync: FILL_BITS");
         Self {
@@ -224,6 +229,7 @@ impl<
             violation_code: Default::default(),
             op_fifo: Default::default(),
             msg_table: Default::default(),
+            fit_check: Default::default(),
             ssobo_reg: Default::default(),
             current_batch_id_reg: Default::default(),
             current_task_reg: Default::default(),
@@ -240,10 +246,6 @@ impl<
             violation_reg: Default::default(),
             violation_code_reg: Default::default(),
             operation_done: Default::default(),
-            overflow_buffer0: Default::default(),
-            overflow_buffer1: Default::default(),
-            overflow_buffer2: Default::default(),
-            overflow_buffer3: Default::default(),
             overflow_any: Default::default(),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
             zero_msg: Constant::new(Msg128::default()),
@@ -302,6 +304,12 @@ impl<
         self.msg_table.current_batch.next = self.current_batch_id_reg.q.val();
         self.msg_table.current_task.next = self.current_task_reg.q.val();
         self.msg_table.started.next = self.started.q.val();
+        // SO-13: a request for a batch outside every operation is flagged, never left waiting.
+        self.op_fifo.probe_batch.next = self.first_data.val().batch_id;
+        self.msg_table.arrival_outside.next =
+            self.op_fifo.probe_issued.val() & !self.op_fifo.probe_covered.val();
+        self.msg_table.unstreamed_valid.next = self.op_fifo.unstreamed_valid.val();
+        self.msg_table.unstreamed_batch.next = self.op_fifo.unstreamed_batch.val();
         // Output registers drain.
         if self.resp_valid_reg.q.val() & self.resp_ready.val() {
             self.resp_valid_reg.d.next = false;
@@ -317,32 +325,19 @@ impl<
         // what reads the table's outputs, so the Verilog has no false combinational loop):
         // entries are matched while an operation is served (active, its end not reached), and
         // answered / accounted when the response / retire register is free this cycle.
+        // The current batch must also have been given out (its work token seen), so that no
+        // request is answered ahead of the `D` that may end the operation before it.
         self.msg_table.serving.next = self.op_active_reg.q.val()
             & !(self.op_fifo.head_end_known.val()
-                & (self.op_fifo.head_end.val() == self.current_batch_id_reg.q.val()));
+                & (self.op_fifo.head_end.val() == self.current_batch_id_reg.q.val()))
+            & (self.current_batch_id_reg.q.val() != self.op_fifo.next_work_id.val());
         self.msg_table.resp_free.next = !self.resp_valid_reg.q.val() | self.resp_ready.val();
         self.msg_table.retire_free.next = !self.retire_valid_reg.q.val() | self.retire_ready.val();
-        // SO-12: does the batch/task fit in every buffer?
-        self.overflow_buffer0.next = (self.msg_table.selected_sbbn.val().lane0
-            > self.buffer_size.val().lane0)
-            | (self.ssobo_reg.q.val().lane0
-                > (self.buffer_size.val().lane0 - self.msg_table.selected_sbbn.val().lane0));
-        self.overflow_buffer1.next = (self.msg_table.selected_sbbn.val().lane1
-            > self.buffer_size.val().lane1)
-            | (self.ssobo_reg.q.val().lane1
-                > (self.buffer_size.val().lane1 - self.msg_table.selected_sbbn.val().lane1));
-        self.overflow_buffer2.next = (self.msg_table.selected_sbbn.val().lane2
-            > self.buffer_size.val().lane2)
-            | (self.ssobo_reg.q.val().lane2
-                > (self.buffer_size.val().lane2 - self.msg_table.selected_sbbn.val().lane2));
-        self.overflow_buffer3.next = (self.msg_table.selected_sbbn.val().lane3
-            > self.buffer_size.val().lane3)
-            | (self.ssobo_reg.q.val().lane3
-                > (self.buffer_size.val().lane3 - self.msg_table.selected_sbbn.val().lane3));
-        self.overflow_any.next = self.overflow_buffer0.val()
-            | self.overflow_buffer1.val()
-            | self.overflow_buffer2.val()
-            | self.overflow_buffer3.val();
+        // SO-12: does the batch/task fit in every buffer? (the shared test, as in the SO unit)
+        self.fit_check.offsets.next = self.ssobo_reg.q.val();
+        self.fit_check.bytes.next = self.msg_table.selected_sbbn.val();
+        self.fit_check.size.next = self.buffer_size.val();
+        self.overflow_any.next = !self.fit_check.fits.val();
         self.commit.next = self.msg_table.commit_now.val();
         self.commit_overflow.next = self.msg_table.commit_now.val() & self.overflow_any.val();
         if self.msg_table.respond_now.val() {

@@ -4,9 +4,21 @@
 //! at the SSOBOs of the offset bundles), which batch/tasks overflow, the final SSOBOs and the
 //! final contents of the four buffers.
 //!
-//! Offset bundles follow the reading of SO-3 that SSYNC implements: a bundle received while a
-//! stream-output operation is open (started and not yet ended by the first work packet after
-//! its `D`) takes effect when that operation ends; otherwise at once.
+//! Written from the requirements' text, not from the RTL:
+//! - SO-3: SSYNC keeps a FIFO of operations in stream order. An operation starts at the first
+//!   work packet after `E` and ends (exclusive) at the first work packet after the following
+//!   `D`; offset bundles travel in the same FIFO, so each takes effect between the operations
+//!   around it, in stream order. [`operation_fifo`] builds that FIFO from the packets literally:
+//!   `E` (when disabled) awaits a start; the next work packet pushes an operation; `D` (when
+//!   enabled) closes the open operation; `O` pushes a bundle. A bundle received while an
+//!   operation is open therefore lands behind it; one between `D` and the next `E` lands
+//!   between the two operations. An operation covers the batches from its start up to its
+//!   `D` (the first work packet after `D` is the next batch, SO-1), so a bundle after the last
+//!   `D` of the stream still takes effect.
+//! - SO-4, SO-10: the FIFO is served in order; a bundle sets the SSOBOs; every batch/task of an
+//!   operation, task by task, appends at the current SSOBOs and advances them by its bytes.
+//! - SO-12 ([`fits`]): a batch/task that does not fit every buffer it writes (bytes > 0) writes
+//!   nothing and leaves the SSOBOs unchanged.
 
 /// A packet of the driver stream, as the golden model sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,66 +59,104 @@ pub struct Golden {
     pub overflows: u64,
 }
 
-/// Does `sbbn` fit at `ssobo` in buffers of `size` (SO-12)?
+/// Does `sbbn` fit at `ssobo` in buffers of `size` (SO-12)? A buffer the batch/task does not
+/// write (0 bytes) always fits, wherever its offset stands.
 pub fn fits(ssobo: [u32; 4], sbbn: [u32; 4], size: [u32; 4]) -> bool {
-    (0..4).all(|i| ssobo[i] as u64 + sbbn[i] as u64 <= size[i] as u64)
+    (0..4).all(|i| sbbn[i] == 0 || ssobo[i] as u64 + sbbn[i] as u64 <= size[i] as u64)
 }
 
-/// Run the golden model over a packet stream.
-pub fn golden(packets: &[Packet], size: [u32; 4]) -> Golden {
-    let mut g = Golden::default();
-    let mut ssobo = [0u32; 4];
+/// An entry of the operation FIFO of SO-3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FifoEntry {
+    /// The batches `batches[first..end]` of the driver stream (indices into the list of batch
+    /// packets); `end` is `None` while its `D` has not come.
+    Operation { first: usize, end: Option<usize> },
+    Offset([u32; 4]),
+}
+
+/// SO-3, literally: the operation FIFO built from the driver stream, and the batch packets in
+/// driver order (batch ID, bytes per task).
+pub fn operation_fifo(packets: &[Packet]) -> (Vec<FifoEntry>, Vec<(u16, &[[u32; 4]])>) {
+    let mut fifo = vec![];
+    let mut batches = vec![];
     let mut enabled = false;
-    let mut op_open = false;
-    let mut deferred: Vec<[u32; 4]> = vec![];
+    let mut awaiting_start = false;
+    let mut open: Option<usize> = None;
     for p in packets {
         match p {
-            Packet::Enable => enabled = true,
-            Packet::Disable => enabled = false,
-            Packet::Offset(o) => {
-                if op_open {
-                    deferred.push(*o);
-                } else {
-                    ssobo = *o;
+            Packet::Enable if !enabled => {
+                enabled = true;
+                awaiting_start = true;
+            }
+            Packet::Disable if enabled => {
+                enabled = false;
+                awaiting_start = false;
+                if let Some(k) = open.take() {
+                    fifo[k] = FifoEntry::Operation {
+                        first: match fifo[k] {
+                            FifoEntry::Operation { first, .. } => first,
+                            FifoEntry::Offset(_) => unreachable!("open entry is an operation"),
+                        },
+                        end: Some(batches.len()),
+                    };
                 }
             }
+            Packet::Enable | Packet::Disable => {} // repeated: ignored
+            Packet::Offset(o) => fifo.push(FifoEntry::Offset(*o)),
             Packet::Batch { batch_id, tasks } => {
-                if enabled {
-                    op_open = true;
-                } else if op_open {
-                    op_open = false;
-                    for o in deferred.drain(..) {
-                        ssobo = o;
-                    }
-                }
-                if !enabled {
-                    continue;
-                }
-                for (t, sbbn) in tasks.iter().enumerate() {
-                    let overflow = !fits(ssobo, *sbbn, size);
-                    g.tasks.push(TaskPlacement {
-                        batch_id: *batch_id,
-                        task: t as u16,
-                        last: t + 1 == tasks.len(),
-                        sbbn: *sbbn,
-                        offsets: ssobo,
-                        overflow,
+                if awaiting_start {
+                    awaiting_start = false;
+                    open = Some(fifo.len());
+                    fifo.push(FifoEntry::Operation {
+                        first: batches.len(),
+                        end: None,
                     });
+                }
+                batches.push((*batch_id, tasks.as_slice()));
+            }
+        }
+    }
+    (fifo, batches)
+}
+
+/// Run the golden model over a packet stream: serve the operation FIFO of SO-3 in order.
+pub fn golden(packets: &[Packet], size: [u32; 4]) -> Golden {
+    let (fifo, batches) = operation_fifo(packets);
+    let mut g = Golden::default();
+    let mut ssobo = [0u32; 4];
+    for entry in &fifo {
+        let (first, end) = match *entry {
+            FifoEntry::Offset(o) => {
+                ssobo = o;
+                continue;
+            }
+            FifoEntry::Operation { first, end } => (first, end.unwrap_or(batches.len())),
+        };
+        for &(batch_id, tasks) in &batches[first..end] {
+            for (t, sbbn) in tasks.iter().enumerate() {
+                let overflow = !fits(ssobo, *sbbn, size);
+                g.tasks.push(TaskPlacement {
+                    batch_id,
+                    task: t as u16,
+                    last: t + 1 == tasks.len(),
+                    sbbn: *sbbn,
+                    offsets: ssobo,
+                    overflow,
+                });
+                for i in 0..4 {
+                    g.needed[i] += sbbn[i] as u64;
+                }
+                if overflow {
+                    g.overflows += 1;
+                } else {
                     for i in 0..4 {
-                        g.needed[i] += sbbn[i] as u64;
-                    }
-                    if overflow {
-                        g.overflows += 1;
-                    } else {
-                        for i in 0..4 {
-                            ssobo[i] += sbbn[i];
-                            g.written[i] += sbbn[i] as u64;
-                        }
+                        ssobo[i] += sbbn[i];
+                        g.written[i] += sbbn[i] as u64;
                     }
                 }
-                if !tasks.is_empty() {
-                    g.retired.push(*batch_id);
-                }
+            }
+            if !tasks.is_empty() {
+                g.retired.push(batch_id);
             }
         }
     }

@@ -45,6 +45,9 @@ pub struct SoUnitTb {
     pub bytes_per_cycle: u32,
     pub sizes: [u32; 4],
     pub wr_ready_prob: f64,
+    /// The emulated SSYNC's SSOBOs before the first job (as an offset bundle may leave them:
+    /// possibly past a buffer's end).
+    pub start_ssobo: [u32; 4],
     pub seed: u64,
     pub max_cycles: u64,
 }
@@ -69,6 +72,9 @@ impl SoUnitTb {
             bytes_per_cycle: rng.gen_range(1..40),
             sizes: [600, 400, 1 << 16, 300],
             wr_ready_prob: 0.7,
+            // One seed in four: buffer 3's offset starts past its end (SO-12: a job that writes
+            // nothing there still fits).
+            start_ssobo: if seed % 4 == 1 { [0, 0, 0, 316] } else { [0; 4] },
             seed,
             max_cycles: 4000,
         }
@@ -81,6 +87,10 @@ pub struct SoUnitTbResult {
     pub cycles: u64,
     pub bytes_written: u64,
     pub overflows: u64,
+    /// Write transfers accepted, and the cycles of the first and the last.
+    pub transfers: u64,
+    pub first_write: Option<u64>,
+    pub last_write: Option<u64>,
     pub ports: Option<PortTrace>,
 }
 
@@ -193,9 +203,9 @@ struct SsyncModel {
 }
 
 impl SsyncModel {
-    fn new(jobs: usize) -> Self {
+    fn new(jobs: usize, start_ssobo: [u32; 4]) -> Self {
         SsyncModel {
-            ssobo: [0; 4],
+            ssobo: start_ssobo,
             first_seen: None,
             resp_sent: false,
             second_seen: false,
@@ -369,7 +379,7 @@ impl<'a> SoUnitBench<'a> {
             tb,
             rng: ChaCha8Rng::seed_from_u64(tb.seed),
             mpc: Mpc::default(),
-            ssync: SsyncModel::new(tb.jobs.len()),
+            ssync: SsyncModel::new(tb.jobs.len(), tb.start_ssobo),
             mem: Memory {
                 expect: VecDeque::new(),
                 written_in_part: 0,
@@ -451,7 +461,13 @@ impl<'a> SoUnitBench<'a> {
         if u.job_done.val() {
             self.jobs_finished += 1;
         }
-        self.res.bytes_written += self.mem.observe(u, self.tb, wr_ready)? as u64;
+        let n = self.mem.observe(u, self.tb, wr_ready)?;
+        if u.wr_valid.val() && wr_ready {
+            self.res.transfers += 1;
+            self.res.first_write.get_or_insert(cycle);
+            self.res.last_write = Some(cycle);
+        }
+        self.res.bytes_written += n as u64;
         Ok(())
     }
 

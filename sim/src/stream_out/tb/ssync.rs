@@ -70,7 +70,9 @@ pub struct SsyncTb {
 impl SsyncTb {
     /// Random traffic: `batches` batches over `units` SO units, random task splits, offset
     /// bundles and enable/disable, random arrival order and either order of response and
-    /// second request.
+    /// second request. The command stream is biased towards the orderings SO-3 must get right:
+    /// `D O E` and `D O O E` with no work token between, `E D O E`, an offset bundle as the
+    /// first packet, inside an open operation, and after the last `D`.
     pub fn random(units: usize, seed: u64, batches: usize, ops: usize) -> SsyncTb {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut cmds = vec![];
@@ -78,18 +80,38 @@ impl SsyncTb {
         let mut batch = 0usize;
         let mut cursor = vec![0u64; units];
         let per_op = batches.div_ceil(ops.max(1));
+        let offset = |rng: &mut ChaCha8Rng| Cmd::Offset(std::array::from_fn(|_| rng.gen_range(0..64) * 4));
         for _ in 0..ops.max(1) {
-            if rng.gen_bool(0.5) {
-                cmds.push(Cmd::Offset(std::array::from_fn(|_| {
-                    rng.gen_range(0..64) * 4
-                })));
-            }
+            // Between operations, the patterns of SO-3 that matter: offset bundles (one or
+            // two, also as the very first packet) with no work token before the next `E`
+            // (`D O E`, `D O O E`), unstreamed work tokens, and empty `E D` operations.
             for _ in 0..rng.gen_range(0..3) {
-                cmds.push(Cmd::Work);
-                batch += 1;
+                cmds.push(offset(&mut rng));
+            }
+            if rng.gen_bool(0.5) {
+                for _ in 0..rng.gen_range(1..3) {
+                    cmds.push(Cmd::Work);
+                    batch += 1;
+                }
+            }
+            if rng.gen_bool(0.25) {
+                cmds.push(Cmd::Enable);
+                if rng.gen_bool(0.5) {
+                    cmds.push(offset(&mut rng));
+                }
+                cmds.push(Cmd::Disable);
+                if rng.gen_bool(0.5) {
+                    cmds.push(offset(&mut rng));
+                }
             }
             cmds.push(Cmd::Enable);
-            for _ in 0..per_op {
+            if rng.gen_bool(0.2) {
+                cmds.push(offset(&mut rng)); // `E O W`: before the operation's first batch
+            }
+            for k in 0..per_op {
+                if k > 0 && rng.gen_bool(0.1) {
+                    cmds.push(offset(&mut rng)); // inside an open operation
+                }
                 cmds.push(Cmd::Work);
                 let tasks = if rng.gen_bool(0.3) {
                     rng.gen_range(2..4)
@@ -102,6 +124,9 @@ impl SsyncTb {
                 batch += 1;
             }
             cmds.push(Cmd::Disable);
+        }
+        if rng.gen_bool(0.3) {
+            cmds.push(offset(&mut rng)); // after the last `D`: applies at the end
         }
         cmds.push(Cmd::Work);
         SsyncTb {
@@ -187,6 +212,8 @@ pub struct SsyncTbResult {
     /// (cycle, unit, batch ID, task, offsets) of every response.
     pub responses: Vec<(u64, usize, u16, u16, [u32; 4])>,
     pub retired: Vec<u16>,
+    /// The outstanding-message flag at the end of the run (some request still waits, SO-9).
+    pub outstanding_at_end: bool,
     /// (cycle, code) of every violation.
     pub violations: Vec<(u64, u64)>,
     pub final_ssobo: [u32; 4],
@@ -642,6 +669,7 @@ impl<'a> SsyncBench<'a> {
     ) -> Result<(), String> {
         self.res.final_ssobo = Msg128Fields::from_hw(u.ssobo.val()).0;
         self.res.overflow_count = u.overflow_count.val().index() as u64;
+        self.res.outstanding_at_end = u.outstanding.val();
         if self.tb.expect_violations {
             return Ok(());
         }
