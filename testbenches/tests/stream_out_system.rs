@@ -85,6 +85,33 @@ fn so_spec_example_scenario_runs_and_traces_in_order() {
 }
 
 #[test]
+fn so3_offset_bundle_between_disable_and_enable_in_the_system_trace() {
+    // The example of the bug report, hand-worked from SO-3/SO-4: enable, work 4 vertices,
+    // disable, offset 4096, enable, work 4, disable, work 4 (stride 16: 64 bytes a batch).
+    // Batch 1 is answered at 4096 and the final SSOBO0 is 4096 + 64.
+    let sc = json!({"unit":"stream-out",
+     "config":{"so_units":2,"so_bytes_per_cycle":16,"fb_bytes_per_cycle":64,
+               "buffer_bytes":[65536,65536,65536,65536],"stride":[16,0,0,0],"latency":[1,5]},
+     "packets":[{"kind":"enable"},
+                {"kind":"work","vertices":4},
+                {"kind":"disable"},
+                {"kind":"offset","ssobo":[4096,0,0,0]},
+                {"kind":"enable"},
+                {"kind":"work","vertices":4},
+                {"kind":"disable"},
+                {"kind":"work","vertices":4}]});
+    let (_, ev) = run_with_events(&sc, &RunOptions::default()).unwrap();
+    check_trace(&ev).unwrap();
+    let resp = events_of(&ev, "response");
+    assert_eq!(resp.len(), 2);
+    assert_eq!(resp[0]["ssobo"][0], 0);
+    assert_eq!(resp[1]["batch"], 1);
+    assert_eq!(resp[1]["ssobo"][0], 4096);
+    let done = ev.last().unwrap();
+    assert_eq!(done["ssobo"][0], 4160);
+}
+
+#[test]
 fn so1_batch_id_wrap_past_16384_batches_with_retirement() {
     // 16,500 streamed batches of one vertex and a few outside stream output: the counter wraps,
     // the phase bit flips, IDs are only reused after retirement (64 in flight).
@@ -206,7 +233,20 @@ fn random_scenario(seed: u64, units: u64, n_packets: usize) -> Value {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut packets = vec![];
+    if rng.gen_bool(0.2) {
+        packets.push(json!({"kind":"offset","ssobo":[rng.gen_range(0..64)*4, 0, 0, 0]}));
+    }
     for _ in 0..n_packets {
+        // One draw in four is a pattern SO-3 must order right: `D O E`, `D O O E`, `E D O E`.
+        if rng.gen_bool(0.25) {
+            let o = |rng: &mut rand_chacha::ChaCha8Rng| json!({"kind":"offset","ssobo":[rng.gen_range(0..64)*4, 0, rng.gen_range(0..64)*4, 8]});
+            match rng.gen_range(0..3) {
+                0 => packets.extend([json!({"kind":"disable"}), o(&mut rng), json!({"kind":"enable"})]),
+                1 => packets.extend([json!({"kind":"disable"}), o(&mut rng), o(&mut rng), json!({"kind":"enable"})]),
+                _ => packets.extend([json!({"kind":"enable"}), json!({"kind":"disable"}), o(&mut rng), json!({"kind":"enable"})]),
+            }
+            continue;
+        }
         packets.push(match rng.gen_range(0..7) {
             0 => json!({"kind":"enable"}),
             1 => json!({"kind":"disable"}),
@@ -269,3 +309,4 @@ fn so11_offset_bundle_back_over_bytes_still_being_written_keeps_driver_order() {
     );
     assert!(r.is_ok(), "{:?}", r.err());
 }
+

@@ -21,8 +21,10 @@
 //! operation never fill it ahead of the `D` that ends the operation (no deadlock; `OPS` >= 2).
 //!
 //! Bad-input probe (SO-13): `probe_issued` — `probe_batch` was carried by a work token already
-//! seen (at most half the 14-bit ID ring behind `next_work_id`); `probe_covered` — it lies
-//! inside an operation still in the FIFO (from its start, up to its end when known);
+//! seen (at most half the 14-bit ID ring behind `next_work_id`: the phase bit's window of
+//! batches in flight, SO-1); `probe_covered` — it lies inside a closed operation still in the
+//! FIFO (`[start, end)`, exact in modular arithmetic) or inside the open one (given out since
+//! its start; every batch given out once it is half the ring long);
 //! `unstreamed_valid/unstreamed_batch` — a work token accepted while streaming is disabled (its
 //! batch is outside every operation). [`Ssync`](crate::stream_out::ssync::Ssync) flags a
 //! request for an issued batch that no operation covers, or for the batch of an unstreamed
@@ -120,6 +122,9 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     decoder_open_slot: DFF<Bits<OP_BITS>>,
     next_work_id_reg: DFF<Bits<14>>,
     decoder_any_work: DFF<Bit>,
+    /// Start of the open operation, and whether it has covered half the ID ring or more.
+    open_start: DFF<Bits<14>>,
+    open_long: DFF<Bit>,
     // combinational
     next_read_slot: Signal<Local, Bits<OP_BITS>>,
     cmd_needs_slot: Signal<Local, Bit>,
@@ -129,6 +134,9 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     probe_distance: [Signal<Local, Bits<14>>; OPS],
     op_length: [Signal<Local, Bits<14>>; OPS],
     probe_in_entry: [Signal<Local, Bit>; OPS],
+    probe_back: Signal<Local, Bits<14>>,
+    probe_in_open: Signal<Local, Bit>,
+    last_half: Constant<Bits<14>>,
     half_window: Constant<Bits<14>>,
     kind_work: Constant<Bits<2>>,
     kind_enable: Constant<Bits<2>>,
@@ -188,6 +196,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             decoder_open_slot: Default::default(),
             next_work_id_reg: Default::default(),
             decoder_any_work: Default::default(),
+            open_start: Default::default(),
+            open_long: Default::default(),
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
             cmd_fire: Default::default(),
@@ -196,6 +206,9 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             probe_distance: std::array::from_fn(|_| Default::default()),
             op_length: std::array::from_fn(|_| Default::default()),
             probe_in_entry: std::array::from_fn(|_| Default::default()),
+            probe_back: Default::default(),
+            probe_in_open: Default::default(),
+            last_half: Constant::new(bits::<14>((1 << 13) - 1)),
             half_window: Constant::new(bits::<14>(1 << 13)),
             kind_work: Constant::new(bits::<2>(CMD_WORK)),
             kind_enable: Constant::new(bits::<2>(CMD_ENABLE)),
@@ -227,7 +240,9 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             decoder_await_start,
             decoder_open_slot,
             next_work_id_reg,
-            decoder_any_work
+            decoder_any_work,
+            open_start,
+            open_long
         );
         for i in 0..OPS {
             self.entry_valid[i].clock.next = self.clock.val();
@@ -286,6 +301,12 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
                 if self.decoder_await_start.q.val() {
                     self.decoder_await_start.d.next = false;
                     self.decoder_open_slot.d.next = self.write_slot.q.val();
+                    self.open_start.d.next = self.cmd_batch_id.val();
+                    self.open_long.d.next = false;
+                } else if (self.cmd_batch_id.val() - self.open_start.q.val())
+                    >= self.last_half.val()
+                {
+                    self.open_long.d.next = true;
                 }
             }
             if (self.cmd_kind.val() == self.kind_enable.val()) & !self.decoder_enabled.q.val() {
@@ -323,18 +344,27 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         // Bad-input probe (SO-13): was `probe_batch` given out, and is it inside an operation
         // still held (half-window ring compares against each operation's start)?
         self.next_work_id.next = self.next_work_id_reg.q.val();
+        // Given out: at most half the ring behind `next_work_id` (the phase bit's window, SO-1).
+        self.probe_back.next = self.next_work_id_reg.q.val() - self.probe_batch.val();
         self.probe_issued.next = self.decoder_any_work.q.val()
-            & ((self.next_work_id_reg.q.val() - self.probe_batch.val() - bits::<14>(1))
-                < self.half_window.val());
-        self.probe_covered.next = false;
+            & (self.probe_back.val() != bits::<14>(0))
+            & (self.probe_back.val() <= self.half_window.val());
+        // The open operation holds every batch given out since its start (all of them once it
+        // is half the ring long).
+        self.probe_in_open.next = self.decoder_enabled.q.val()
+            & !self.decoder_await_start.q.val()
+            & (self.open_long.q.val()
+                | (self.probe_back.val()
+                    <= (self.next_work_id_reg.q.val() - self.open_start.q.val())));
+        // A closed operation holds [start, end): exact in modular arithmetic.
+        self.probe_covered.next = self.probe_in_open.val();
         for i in 0..OPS {
             self.probe_distance[i].next = self.probe_batch.val() - self.entry_start[i].q.val();
             self.op_length[i].next = self.entry_end[i].q.val() - self.entry_start[i].q.val();
             self.probe_in_entry[i].next = self.entry_valid[i].q.val()
                 & !self.entry_is_offset[i].q.val()
-                & (self.probe_distance[i].val() < self.half_window.val())
-                & (!self.entry_end_known[i].q.val()
-                    | (self.probe_distance[i].val() < self.op_length[i].val()));
+                & self.entry_end_known[i].q.val()
+                & (self.probe_distance[i].val() < self.op_length[i].val());
             if self.probe_in_entry[i].val() {
                 self.probe_covered.next = true;
             }

@@ -14,7 +14,8 @@
 //!   operation is open therefore lands behind it; one between `D` and the next `E` lands
 //!   between the two operations. An operation covers the batches from its start up to its
 //!   `D` (the first work packet after `D` is the next batch, SO-1), so a bundle after the last
-//!   `D` of the stream still takes effect.
+//!   `D` of the stream still takes effect; an operation whose `D` never comes is still served
+//!   when the stream ends, and the entries behind it never take effect.
 //! - SO-4, SO-10: the FIFO is served in order; a bundle sets the SSOBOs; every batch/task of an
 //!   operation, task by task, appends at the current SSOBOs and advances them by its bytes.
 //! - SO-12 ([`fits`]): a batch/task that does not fit every buffer it writes (bytes > 0) writes
@@ -130,8 +131,12 @@ pub fn golden(packets: &[Packet], size: [u32; 4]) -> Golden {
                 ssobo = o;
                 continue;
             }
-            FifoEntry::Operation { first, end } => (first, end.unwrap_or(batches.len())),
+            FifoEntry::Operation { first, end } => (first, end),
         };
+        // An operation whose `D` never came is still being served at the end of the stream:
+        // the entries behind it (bundles received while it was open) never take effect.
+        let open = end.is_none();
+        let end = end.unwrap_or(batches.len());
         for &(batch_id, tasks) in &batches[first..end] {
             for (t, sbbn) in tasks.iter().enumerate() {
                 let overflow = !fits(ssobo, *sbbn, size);
@@ -158,6 +163,9 @@ pub fn golden(packets: &[Packet], size: [u32; 4]) -> Golden {
             if !tasks.is_empty() {
                 g.retired.push(batch_id);
             }
+        }
+        if open {
+            break;
         }
     }
     g.final_ssobo = ssobo;
