@@ -49,14 +49,15 @@ fn so14_bandwidth_grows_with_so_units_until_the_frame_buffer_limit() {
     let (p, _) = quick_points();
     let b = bpc(p);
     let (so, fb) = (SO_BYTES_PER_CYCLE as f64, FB_BYTES_PER_CYCLE as f64);
-    // 2 SO units: close to twice one SO unit's bandwidth (not more: the baseline is fair).
-    assert!(b[1] > 1.85 * b[0] && b[1] <= 2.0 * so, "{:?}", b);
+    // 2 SO units: close to twice one SO unit's bandwidth, never above twice its write
+    // bandwidth.
+    assert!(b[1] > 1.8 * b[0] && b[1] <= 2.0 * so, "{:?}", b);
     // 4 SO units: close to the frame buffer, which no point exceeds.
     assert!(b[2] > 0.85 * fb, "{:?}", b);
     assert!(b.iter().all(|&x| x <= fb), "{:?}", b);
-    // 8 SO units: at the frame-buffer limit, no faster than 4 SO units by more than the
-    // frame buffer allows, and at most 4x the single unit (4 x 16 = 64).
-    assert!(b[3] >= 0.95 * b[2] && b[3] > 0.9 * fb, "{:?}", b);
+    // 8 SO units: at the frame-buffer limit, as fast as 4 SO units, and at most
+    // fb / so = 4x the single unit (the baseline is fair: the old one showed 4.42x).
+    assert!(b[3] >= 0.97 * b[2] && b[3] > 0.85 * fb, "{:?}", b);
     assert!(b[3] / b[0] <= fb / so + 0.01, "{:?}", b);
     // SSYNC answers in-order requests in one cycle in every configuration.
     assert!(

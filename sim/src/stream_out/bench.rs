@@ -207,7 +207,7 @@ pub fn unit_counts(quick: bool) -> Vec<usize> {
 
 /// The scaling rows: [`unit_counts`] SO units, [`SHADERS`] shaders, 32-vertex batches.
 pub fn scaling(quick: bool) -> Vec<Setup> {
-    let batches = if quick { 96 } else { 768 };
+    let batches = if quick { 192 } else { 768 };
     unit_counts(quick)
         .into_iter()
         .map(|n| Setup::scaling(n, batches))
