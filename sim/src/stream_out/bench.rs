@@ -422,6 +422,28 @@ fn markdown(points: &[Point], swept: &[Point], lat: f64, rate: f64) -> String {
         SHADER_OUT_BATCHES
     );
     sweep_table(&mut md, swept);
+    let one_unit_cycles = swept
+        .iter()
+        .find(|p| p.so_units == 1 && p.setup.tasks > 1)
+        .map(|p| 1.0 / p.responses_per_cycle.max(1e-9))
+        .unwrap_or(f64::NAN);
+    let _ = writeln!(
+        md,
+        "\nReading: one SO unit makes the shaders wait (stall column) and writes at its own \
+         bandwidth; given 64 bytes/cycle it alone reaches the frame-buffer limit, so what more SO \
+         units add is their summed write bandwidth. With 2 shaders the shaders are the limit and \
+         barely stall. Where the WDU waits \
+         for neither a shader nor SSYNC it waits for a batch ID: the batch-ID generator keeps at \
+         most 64 batches in flight (SO-1), so 64 shaders rarely hold a full output buffer (16 SO \
+         units, 64 shaders: no stall, the frame buffer is the limit). Unsplit small batches are \
+         held to one batch every 2 cycles by the WDU; split into 4 tasks on 16 SO units they \
+         reach SSYNC's one response per cycle, while one SO unit, one batch/task at a time \
+         towards SSYNC, manages about one per {:.1} cycles (batch-ID packet, first request, \
+         response, attributes, end, second request, hand-over). The last column does not count \
+         that per-batch/task time of an SO unit, which is what limits the small-batch rows with \
+         1 and 4 SO units.",
+        one_unit_cycles
+    );
     let _ = writeln!(
         md,
         "\nSSYNC alone (8 SO units): a first request that is current on arrival is answered \
