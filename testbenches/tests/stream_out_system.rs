@@ -219,6 +219,65 @@ fn x5_malformed_stream_out_scenarios_exit_2_naming_the_field() {
     let mut s = base();
     s["config"]["max_cycles"] = json!(0);
     bad(s, "config.max_cycles");
+    // Shader model (SO-14): at least one shader per SO unit, a bounded output buffer.
+    let mut s = base();
+    s["config"]["shaders"] = json!(1);
+    bad(s, "config.shaders");
+    let mut s = base();
+    s["config"]["shaders"] = json!(5000);
+    bad(s, "config.shaders");
+    let mut s = base();
+    s["config"]["shaders"] = json!(-3);
+    bad(s, "config.shaders");
+    let mut s = base();
+    s["config"]["shaders"] = json!(4);
+    s["config"]["shader_out_batches"] = json!(0);
+    bad(s, "config.shader_out_batches");
+    let mut s = base();
+    s["config"]["shaders"] = json!(4);
+    s["config"]["shader_out_batches"] = json!(65);
+    bad(s, "config.shader_out_batches");
+    let mut s = base();
+    s["config"]["shader_out_batches"] = json!(2);
+    bad(s, "config.shader_out_batches");
+}
+
+/// SO-14's shader model in a scenario: few shaders with one-entry output buffers stall behind a
+/// slow SO unit, explicit tasks still go to their `so_unit`, the run is golden-checked (SO-11)
+/// and the trace keeps its format.
+#[test]
+fn so14_scenario_with_shader_model_stalls_shaders_and_honours_explicit_so_units() {
+    let mut sc = builtin();
+    sc["config"]["shaders"] = json!(8);
+    sc["config"]["shader_out_batches"] = json!(1);
+    sc["config"]["so_bytes_per_cycle"] = json!(2);
+    let (summary, ev) = run_with_events(&sc, &RunOptions::default()).unwrap();
+    assert!(check_trace(&ev).is_ok());
+    let fig = |name: &str| {
+        summary
+            .figures
+            .iter()
+            .find(|f| f.0 == name)
+            .map(|f| f.1.parse::<u64>().unwrap())
+            .unwrap()
+    };
+    assert!(fig("shader stall cycles") > 0, "{:?}", summary);
+    // The built-in's split batch: task 0 on SO unit 1, task 1 on SO unit 3.
+    let split: Vec<_> = events_of(&ev, "request")
+        .into_iter()
+        .filter(|e| e["task"] == 1)
+        .collect();
+    assert_eq!(split.len(), 1, "{:?}", split);
+    let b = split[0]["batch"].clone();
+    let units: Vec<_> = events_of(&ev, "request")
+        .into_iter()
+        .filter(|e| e["batch"] == b)
+        .map(|e| (e["task"].as_u64().unwrap(), e["so_unit"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(units, vec![(0, 1), (1, 3)]);
+    // Without `shaders` the summary has no shader figures (the ideal model of before).
+    let (plain, _) = run_with_events(&builtin(), &RunOptions::default()).unwrap();
+    assert!(plain.figures.iter().all(|f| !f.0.contains("shader")));
 }
 
 #[test]
@@ -278,7 +337,12 @@ proptest! {
     /// the final buffers; here also one response and one second request per batch/task.
     #[test]
     fn so11_random_scenarios_produce_the_golden_buffers(seed in 0u64..1_000_000, units in 1u64..=9, n in 1usize..14) {
-        let sc = random_scenario(seed, units, n);
+        let mut sc = random_scenario(seed, units, n);
+        // Odd seeds: the shader model of SO-14 (few shaders, small output buffers).
+        if seed % 2 == 1 {
+            sc["config"]["shaders"] = json!(units + seed % 5);
+            sc["config"]["shader_out_batches"] = json!(1 + (seed / 2) % 3);
+        }
         let r = run_with_events(&sc, &RunOptions { seed, ..RunOptions::default() });
         prop_assert!(r.is_ok(), "{:?}", r.as_ref().err());
         let (_, ev) = r.unwrap();

@@ -1,6 +1,6 @@
 //! `"unit":"stream-out"` scenarios (SPEC SO section, X-5): strict parsing, validation naming the
 //! field, expansion of `vertices` into batches, and the run with its JSON Lines trace.
-use super::system::{run_plan, Plan, Step, SysResult, TaskPlan};
+use super::system::{run_plan, Plan, ShaderModel, Step, SysResult, TaskPlan};
 use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
 use crate::trace::TraceWriter;
 use rand::{Rng, SeedableRng};
@@ -16,6 +16,10 @@ pub const MAX_BATCHES: u64 = 1 << 20;
 pub const MAX_LATENCY: u64 = 100_000;
 /// Largest run (cycles).
 pub const MAX_CYCLES: u64 = 50_000_000;
+/// Most shaders a scenario may declare.
+pub const MAX_SHADERS: u64 = 1024;
+/// Largest shader output buffer (batch/tasks).
+pub const MAX_SHADER_OUT_BATCHES: u64 = 64;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,6 +41,10 @@ struct Config {
     latency: Vec<u64>,
     #[serde(default)]
     max_cycles: Option<u64>,
+    #[serde(default)]
+    shaders: Option<u64>,
+    #[serde(default)]
+    shader_out_batches: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +107,7 @@ struct Checked {
     /// Latency range of `vertices` batches.
     lo: u64,
     hi: u64,
+    shaders: Option<ShaderModel>,
 }
 
 /// Check `config`, naming the offending field.
@@ -151,7 +160,42 @@ fn check_config(c: &Config) -> Result<Checked, RunError> {
         stride,
         lo,
         hi,
+        shaders: check_shaders(c)?,
     })
+}
+
+/// `config.shaders` (so_units..=1024) and `config.shader_out_batches` (1..=64, default 1, only
+/// with `shaders`): the shader model, or `None` (a shader per batch/task, unbounded output).
+fn check_shaders(c: &Config) -> Result<Option<ShaderModel>, RunError> {
+    let Some(count) = c.shaders else {
+        if c.shader_out_batches.is_some() {
+            return Err(RunError::invalid(
+                "config.shader_out_batches",
+                "needs config.shaders",
+            ));
+        }
+        return Ok(None);
+    };
+    if !(c.so_units..=MAX_SHADERS).contains(&count) {
+        return Err(RunError::invalid(
+            "config.shaders",
+            format!(
+                "{} is not in {}..={} (at least one shader per SO unit)",
+                count, c.so_units, MAX_SHADERS
+            ),
+        ));
+    }
+    let out = c.shader_out_batches.unwrap_or(1);
+    if !(1..=MAX_SHADER_OUT_BATCHES).contains(&out) {
+        return Err(RunError::invalid(
+            "config.shader_out_batches",
+            format!("{} is not in 1..={}", out, MAX_SHADER_OUT_BATCHES),
+        ));
+    }
+    Ok(Some(ShaderModel {
+        count: count as usize,
+        out_batches: out as usize,
+    }))
 }
 
 /// The expansion of the packets into the WDU's steps.
@@ -227,6 +271,7 @@ impl Expander<'_> {
                     so_unit: unit,
                     bytes: std::array::from_fn(|i| stride[i] * n as u32),
                     latency: self.rng.gen_range(self.cfg.lo..=self.cfg.hi),
+                    any_shader: true,
                 }],
             });
         }
@@ -290,6 +335,7 @@ impl Expander<'_> {
             so_unit: t.so_unit as usize,
             bytes: lanes(&t.bytes, &format!("{}.bytes", tf), MAX_BUFFER_BYTES)?,
             latency: t.latency,
+            any_shader: false,
         })
     }
 }
@@ -327,6 +373,7 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
         buffer_bytes: cfg.buffer_bytes,
         steps: ex.steps,
         max_cycles,
+        shaders: cfg.shaders,
     })
 }
 
@@ -358,20 +405,22 @@ pub fn run_with_events(
     opts: &RunOptions,
 ) -> Result<(RunSummary, Vec<Value>), RunError> {
     let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
-    let r = run_traced(value, opts, &mut trace)?;
+    let p = plan(value, opts.seed)?;
+    let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     let events = trace.done(r.cycles, done_fields(&r))?;
-    Ok((summary(&r), events))
+    Ok((summary(&r, p.shaders.is_some()), events))
 }
 
 fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut trace = TraceWriter::create(opts.trace.as_deref())?;
-    let r = run_traced(value, opts, &mut trace)?;
+    let p = plan(value, opts.seed)?;
+    let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     trace.done(r.cycles, done_fields(&r))?;
-    Ok(summary(&r))
+    Ok(summary(&r, p.shaders.is_some()))
 }
 
-fn summary(r: &SysResult) -> RunSummary {
-    RunSummary {
+fn summary(r: &SysResult, shaders: bool) -> RunSummary {
+    let mut s = RunSummary {
         unit: "stream-out".into(),
         cycles: r.cycles,
         figures: vec![
@@ -383,7 +432,18 @@ fn summary(r: &SysResult) -> RunSummary {
             ("final SSOBO".into(), format!("{:?}", r.ssobo)),
             ("bytes/cycle".into(), format!("{:.2}", r.bytes_per_cycle())),
         ],
+    };
+    if shaders {
+        s.figures.push((
+            "shader stall cycles".into(),
+            r.shader_stall_cycles.to_string(),
+        ));
+        s.figures.push((
+            "WDU waits for a shader (cycles)".into(),
+            r.dispatch_wait_cycles.to_string(),
+        ));
     }
+    s
 }
 
 /// The built-in scenario of `ppu run stream-out`: the seed's packet order

@@ -4,8 +4,12 @@
 //! - driver / WDU: walks the packet stream, takes a batch ID for every batch, sends work
 //!   tokens and state bundles to SSYNC, dispatches streamed batch/tasks to their SO unit's MPC
 //!   and other batches to the pipeline (which retires them after their latency, SO-2);
-//! - MPC + shader per SO unit: batch-ID packet, then after the shader latency the attribute
+//! - MPC per SO unit: batch-ID packet, then once the shader's output is there the attribute
 //!   bytes per buffer, then the batch-end packet;
+//! - shaders: without a [`ShaderModel`] every batch/task has a shader of its own whose output is
+//!   there its latency after dispatch (an ideal machine); with one, a fixed number of shaders,
+//!   each computing one batch/task at a time and stalling while its bounded output buffer is
+//!   full, the WDU dispatching only to a free shader (`shader.rs`);
 //! - memory: the four stream output buffers behind a frame buffer that accepts at most
 //!   `fb_bytes_per_cycle` bytes per cycle (SO units served round-robin).
 //!
@@ -25,7 +29,8 @@
 //! | `plan.rs` | [`Plan`] (the WDU's input and configuration), [`SysResult`] |
 //! | `cluster.rs` | the RTL instance, its violation outputs, its waves |
 //! | `wdu.rs` | driver / WDU |
-//! | `mpc.rs` | MPC + shader per SO unit |
+//! | `mpc.rs` | MPC per SO unit |
+//! | `shader.rs` | shaders and their output buffers |
 //! | `memory.rs` | frame buffer and the four buffers |
 //! | `watch.rs` | SSYNC's traffic: trace events and the [`SsyncScoreboard`] |
 //!
@@ -34,6 +39,7 @@ mod cluster;
 mod memory;
 mod mpc;
 mod plan;
+mod shader;
 mod watch;
 mod wdu;
 
@@ -45,6 +51,7 @@ use crate::trace::TraceWriter;
 use cluster::{check_violation, to_err, viol, Cluster};
 use memory::FrameBuffer;
 use mpc::Mpcs;
+use shader::Shaders;
 use ppu_hdl::prelude::*;
 use rust_hdl::prelude::*;
 use std::path::Path;
@@ -52,6 +59,7 @@ use watch::SsyncWatch;
 use wdu::{Wdu, WduOffer};
 
 pub use plan::{Plan, Step, SysResult, TaskPlan};
+pub use shader::ShaderModel;
 
 /// Run a plan, writing trace events to `trace` and (optionally) a VCD.
 pub fn run_plan(
@@ -90,6 +98,7 @@ fn simulate<const N: usize, const S: usize>(
         }
     }
     sys.finish(&h.uut)?;
+    sys.res.shader_stall_cycles = sys.mpc.shaders.stall_cycles;
     let out = TbOutput {
         vcd,
         record_ports: false,
@@ -118,7 +127,7 @@ impl<'a> System<'a> {
         System {
             plan,
             wdu: Wdu::default(),
-            mpc: Mpcs::new(n),
+            mpc: Mpcs::new(n, Shaders::new(plan.shaders, n)),
             fb: FrameBuffer::new(plan),
             watch: SsyncWatch::new(SsyncScoreboard::new(plan.golden()), n),
             res: SysResult::default(),
@@ -137,7 +146,10 @@ impl<'a> System<'a> {
         trace: &mut TraceWriter,
     ) -> Result<bool, RunError> {
         let reset = cycle == 0;
-        let offer = self.wdu.offer(self.plan, cycle, self.so_idle);
+        if !reset {
+            self.mpc.shaders.tick(cycle);
+        }
+        let offer = self.wdu.offer(self.plan, cycle, self.so_idle, &self.mpc);
         self.drive(&mut h.uut, &offer, reset, cycle);
         h.settle().map_err(to_err)?;
         if reset {

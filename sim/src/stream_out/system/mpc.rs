@@ -1,7 +1,10 @@
-//! The MPC and shader of every SO unit (behavioural): per streamed batch/task, the batch-ID
-//! packet, then after the shader latency the attribute bytes per buffer (one packet per buffer
-//! with bytes), then the batch-end packet.
+//! The MPC of every SO unit (behavioural): per streamed batch/task, in dispatch order, the
+//! batch-ID packet, then once the shader's output is there the attribute bytes per buffer (one
+//! packet per buffer with bytes), then the batch-end packet, which takes the output from the
+//! shader. Without a shader model the output is there the shader latency after dispatch; with
+//! one ([`Shaders`]) it is there when the shader has computed it.
 use super::cluster::Cluster;
+use super::shader::Shaders;
 use ppu_hdl::prelude::*;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
@@ -13,22 +16,40 @@ pub struct MpcTask {
     pub task: u16,
     pub last: bool,
     pub bytes: [u32; 4],
-    /// First cycle its attribute bytes may go (the shader latency after dispatch).
-    pub ready_at: u64,
+    /// When its attribute bytes may go.
+    pub ready: Ready,
     pub batch_sent: bool,
     pub attrs_sent: usize,
 }
 
-/// The MPC of every SO unit, each with its queue of batch/tasks.
+/// When a batch/task's output is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ready {
+    /// From this cycle on (no shader model: the shader latency after dispatch).
+    At(u64),
+    /// When task `seq` is the oldest output of shader `shader`.
+    Shader { shader: usize, seq: u64 },
+}
+
+/// The MPC of every SO unit, each with its queue of batch/tasks, and the shaders feeding them.
 #[derive(Debug, Clone)]
 pub struct Mpcs {
     queues: Vec<VecDeque<MpcTask>>,
+    pub shaders: Shaders,
 }
 
 impl Mpcs {
-    pub fn new(n: usize) -> Mpcs {
+    pub fn new(n: usize, shaders: Shaders) -> Mpcs {
         Mpcs {
             queues: vec![VecDeque::new(); n],
+            shaders,
+        }
+    }
+
+    fn ready(&self, t: &MpcTask, cycle: u64) -> bool {
+        match t.ready {
+            Ready::At(at) => cycle >= at,
+            Ready::Shader { shader, seq } => self.shaders.output_ready(shader, seq),
         }
     }
 
@@ -64,7 +85,7 @@ impl Mpcs {
                 })
                 .unwrap_or_default();
             let (attr, end) = match head {
-                Some(t) if t.batch_sent && cycle >= t.ready_at => {
+                Some(t) if t.batch_sent && self.ready(t, cycle) => {
                     let bufs: Vec<usize> = (0..4).filter(|&b| t.bytes[b] > 0).collect();
                     match bufs.get(t.attrs_sent) {
                         Some(&b) => (Some((b, t.bytes[b])), false),
@@ -94,7 +115,9 @@ impl Mpcs {
                     progress = true;
                 }
                 if u.end_valid[i].val() && u.end_ready[i].val() {
-                    q.pop_front();
+                    if let Some(Ready::Shader { shader, .. }) = q.pop_front().map(|t| t.ready) {
+                        self.shaders.take(shader);
+                    }
                     progress = true;
                 }
             }

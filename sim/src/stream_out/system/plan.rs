@@ -1,5 +1,6 @@
 //! What a system run is given and what it reports: the [`Plan`] (the WDU's input in driver
 //! order and the configuration) and the [`SysResult`].
+use super::shader::ShaderModel;
 use crate::stream_out::golden::{self, Golden, Packet};
 
 /// One batch/task as the driver hands it out.
@@ -8,6 +9,9 @@ pub struct TaskPlan {
     pub so_unit: usize,
     pub bytes: [u32; 4],
     pub latency: u64,
+    /// With a shader model: the WDU gives it to the next free shader, whatever SO unit that
+    /// shader feeds (`so_unit` is then not used); otherwise to a free shader of `so_unit`.
+    pub any_shader: bool,
 }
 
 /// One entry of the WDU's input, in driver order.
@@ -32,6 +36,8 @@ pub struct Plan {
     pub buffer_bytes: [u32; 4],
     pub steps: Vec<Step>,
     pub max_cycles: u64,
+    /// `None`: every batch/task has a shader of its own and unbounded output buffers.
+    pub shaders: Option<ShaderModel>,
 }
 
 impl Plan {
@@ -82,6 +88,13 @@ pub struct SysResult {
     /// Cycles from a first request to its response, for requests that were current on arrival.
     pub in_order_latency: Vec<u64>,
     pub batches: u64,
+    /// Cycles of the first and last SSYNC response.
+    pub first_response_cycle: Option<u64>,
+    pub last_response_cycle: u64,
+    /// Shader model: sum over shaders of cycles idle with a full output buffer.
+    pub shader_stall_cycles: u64,
+    /// Shader model: cycles the WDU held a streamed batch/task with no free shader for it.
+    pub dispatch_wait_cycles: u64,
 }
 
 impl SysResult {
@@ -91,5 +104,12 @@ impl SysResult {
     /// Aggregate stream-output bandwidth: bytes written per cycle over the whole run.
     pub fn bytes_per_cycle(&self) -> f64 {
         self.total_bytes() as f64 / self.cycles.max(1) as f64
+    }
+    /// SSYNC responses per cycle from the first response to the last.
+    pub fn responses_per_cycle(&self) -> f64 {
+        match self.first_response_cycle {
+            Some(f) => self.responses as f64 / (self.last_response_cycle + 1 - f) as f64,
+            None => 0.0,
+        }
     }
 }

@@ -129,6 +129,8 @@ impl SsyncWatch {
             res.in_order_latency.push(cycle - c0);
         }
         res.responses += 1;
+        res.first_response_cycle.get_or_insert(cycle);
+        res.last_response_cycle = cycle;
         Ok(true)
     }
 

@@ -3,8 +3,13 @@
 //! batch/tasks to their SO unit's MPC and other batches to the pipeline, which retires them
 //! after their latency (SO-2). An offset bundle waits until every SO unit is idle (see the
 //! system module's documentation).
+//!
+//! With a shader model ([`super::shader`]) a streamed batch/task goes to a free shader only: the
+//! work token of a streamed batch waits until no task of the previous batch waits for a shader
+//! and a shader is free for its first task; its other tasks wait, in order, for free shaders
+//! (the next batch waits behind them).
 use super::cluster::{viol, Cluster};
-use super::mpc::{MpcTask, Mpcs};
+use super::mpc::{MpcTask, Mpcs, Ready};
 use super::plan::{Plan, Step, SysResult, TaskPlan};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
@@ -25,6 +30,17 @@ pub struct WduOffer<'a> {
     want_id: bool,
     /// A batch outside stream output the pipeline has finished.
     done: Option<u16>,
+    /// A streamed batch waits for a free shader.
+    shader_wait: bool,
+}
+
+/// A streamed batch/task waiting for a free shader.
+#[derive(Debug, Clone)]
+struct Pending {
+    batch_id: u16,
+    task: u16,
+    last: bool,
+    plan: TaskPlan,
 }
 
 /// The WDU's state.
@@ -36,23 +52,41 @@ pub struct Wdu {
     enabled: bool,
     /// (cycle it finishes, batch ID) of batches in the pipeline, by finishing cycle.
     pipeline: VecDeque<(u64, u16)>,
+    /// Shader model: batch/tasks dispatched with their work token, waiting for a shader.
+    pending: VecDeque<Pending>,
+    /// Sequence number of the next batch/task given to a shader.
+    seq: u64,
 }
 
 impl Wdu {
     /// This cycle's offer; `so_idle`: every SO unit idle and no streamed task queued.
-    pub fn offer<'a>(&self, plan: &'a Plan, cycle: u64, so_idle: bool) -> WduOffer<'a> {
+    pub fn offer<'a>(
+        &self,
+        plan: &'a Plan,
+        cycle: u64,
+        so_idle: bool,
+        mpc: &Mpcs,
+    ) -> WduOffer<'a> {
         let reset = cycle == 0;
         let step = if reset {
             None
         } else {
             plan.steps.get(self.step_pos)
         };
+        let shader_ready = match step {
+            Some(Step::Batch { tasks, .. }) => self.shader_ready(tasks, mpc),
+            _ => true,
+        };
         let (cmd_kind, cmd_valid, offsets) = match step {
             Some(Step::Enable) => (ssync::CMD_ENABLE, true, [0; 4]),
             Some(Step::Disable) => (ssync::CMD_DISABLE, true, [0; 4]),
             // Wait for idle before rebinding the offsets (see the module documentation).
-            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, so_idle, *o),
-            Some(Step::Batch { .. }) => (ssync::CMD_WORK, self.held_id.is_some(), [0; 4]),
+            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, so_idle && self.pending.is_empty(), *o),
+            Some(Step::Batch { .. }) => (
+                ssync::CMD_WORK,
+                self.held_id.is_some() && shader_ready,
+                [0; 4],
+            ),
             None => (ssync::CMD_WORK, false, [0; 4]),
         };
         WduOffer {
@@ -66,7 +100,18 @@ impl Wdu {
                 .front()
                 .filter(|(t, _)| *t <= cycle)
                 .map(|x| x.1),
+            shader_wait: self.held_id.is_some() && !shader_ready,
         }
+    }
+
+    /// Whether a batch with these tasks may be dispatched now: always without a shader model
+    /// or when it is not streamed; otherwise no earlier task waits and its first task has a
+    /// free shader.
+    fn shader_ready(&self, tasks: &[TaskPlan], mpc: &Mpcs) -> bool {
+        if !mpc.shaders.modelled() || !self.enabled || tasks.is_empty() {
+            return true;
+        }
+        self.pending.is_empty() && mpc.shaders.free(shader_unit(&tasks[0])).is_some()
     }
 
     pub fn drive<const N: usize, const S: usize>(&self, u: &mut Cluster<N, S>, o: &WduOffer) {
@@ -122,6 +167,10 @@ impl Wdu {
             self.pipeline.pop_front();
             progress = true;
         }
+        progress |= self.place(cycle, mpc);
+        if o.shader_wait || !self.pending.is_empty() {
+            res.dispatch_wait_cycles += 1;
+        }
         Ok(progress)
     }
 
@@ -140,7 +189,16 @@ impl Wdu {
 
     /// A streamed batch's tasks to their SO units' MPCs; any other batch to the pipeline.
     fn dispatch(&mut self, id: u16, tasks: &[TaskPlan], cycle: u64, mpc: &mut Mpcs) {
-        if self.enabled && !tasks.is_empty() {
+        if self.enabled && !tasks.is_empty() && mpc.shaders.modelled() {
+            for (t, tp) in tasks.iter().enumerate() {
+                self.pending.push_back(Pending {
+                    batch_id: id,
+                    task: t as u16,
+                    last: t + 1 == tasks.len(),
+                    plan: tp.clone(),
+                });
+            }
+        } else if self.enabled && !tasks.is_empty() {
             for (t, tp) in tasks.iter().enumerate() {
                 mpc.push(
                     tp.so_unit,
@@ -149,7 +207,7 @@ impl Wdu {
                         task: t as u16,
                         last: t + 1 == tasks.len(),
                         bytes: tp.bytes,
-                        ready_at: cycle + tp.latency,
+                        ready: Ready::At(cycle + tp.latency),
                         batch_sent: false,
                         attrs_sent: 0,
                     },
@@ -163,8 +221,50 @@ impl Wdu {
         }
     }
 
-    /// Every step sent and every pipeline batch retired.
+    /// Shader model: the waiting batch/tasks, in order, to free shaders (and so to the MPC of
+    /// the shader's SO unit). Returns whether any went.
+    fn place(&mut self, cycle: u64, mpc: &mut Mpcs) -> bool {
+        let mut placed = false;
+        while let Some(p) = self.pending.front() {
+            let Some(s) = mpc.shaders.free(shader_unit(&p.plan)) else {
+                break;
+            };
+            let seq = self.seq;
+            self.seq += 1;
+            mpc.shaders.start(s, seq, cycle, p.plan.latency);
+            let unit = mpc.shaders.unit_of(s);
+            mpc.push(
+                unit,
+                MpcTask {
+                    batch_id: p.batch_id,
+                    task: p.task,
+                    last: p.last,
+                    bytes: p.plan.bytes,
+                    ready: Ready::Shader { shader: s, seq },
+                    batch_sent: false,
+                    attrs_sent: 0,
+                },
+            );
+            self.pending.pop_front();
+            placed = true;
+        }
+        placed
+    }
+
+    /// Every step sent, every batch/task given to a shader, every pipeline batch retired.
     pub fn drained(&self, plan: &Plan) -> bool {
-        self.step_pos == plan.steps.len() && self.held_id.is_none() && self.pipeline.is_empty()
+        self.step_pos == plan.steps.len()
+            && self.held_id.is_none()
+            && self.pipeline.is_empty()
+            && self.pending.is_empty()
+    }
+}
+
+/// The SO unit a batch/task's shader must feed (`None`: any).
+fn shader_unit(t: &TaskPlan) -> Option<usize> {
+    if t.any_shader {
+        None
+    } else {
+        Some(t.so_unit)
     }
 }
