@@ -428,7 +428,8 @@ pub struct MonitorIn {
     pub drain_mode: bool,
     pub deadlock_threshold: u16,
     pub conn: Vec<Flags>,
-    pub progress: bool,
+    /// Bit i: unit i moved work this cycle.
+    pub progress: u64,
     pub store_done: bool,
     pub restore_done: bool,
 }
@@ -542,7 +543,8 @@ impl MonitorModel {
 
     fn watching(&self, i: &MonitorIn, f: &Flags) -> bool {
         let enabled = self.phase == Phase::Idle || (self.phase == Phase::Wait && i.drain_mode);
-        let moving = i.progress || i.conn.iter().zip(&self.prev).any(|(a, b)| a != b);
+        let g = i.conn.iter().position(|x| std::ptr::eq(x, f)).unwrap_or(0);
+        let moving = i.progress & self.chains[g] != 0 || i.conn[g] != self.prev[g];
         enabled && !moving && i.deadlock_threshold != 0 && (!f.not_quiescent || !f.not_stalled)
     }
 
@@ -619,7 +621,8 @@ pub struct ClusterIn {
     pub switch_valid: bool,
     pub drain_mode: bool,
     pub deadlock_threshold: u16,
-    pub progress: bool,
+    /// Bit i: unit i moved work this cycle.
+    pub progress: u64,
     pub store_done: bool,
     pub restore_done: bool,
 }

@@ -70,10 +70,14 @@ impl FrontEnd {
         (0..self.contexts.len()).all(|c| self.next_out[c] == self.contexts[c])
     }
 
-    /// Every work item of every context was fed, and no context is stored.
+    /// Every work item of every context was fed, and no stored context holds a work item.
     pub fn all_fed_none_saved(&self) -> bool {
         (0..self.contexts.len()).all(|c| self.next_feed[c] == self.contexts[c])
-            && self.saved.iter().all(Option::is_none)
+            && self
+                .saved
+                .iter()
+                .flatten()
+                .all(|units| units.iter().all(|u| u.items() == 0))
     }
 
     /// Take the next switch command once its cycle has come (one at a time); when the running

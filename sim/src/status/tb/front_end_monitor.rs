@@ -49,14 +49,17 @@ struct MonitorEnv {
     rng: ChaCha8Rng,
     drain: bool,
     conn: Vec<Flags>,
+    /// Units behind the connections (the width of `progress`).
+    units: usize,
 }
 
 impl MonitorEnv {
-    fn new(cfg: &MonitorTb, connections: usize) -> Self {
+    fn new(cfg: &MonitorTb, connections: usize, units: usize) -> Self {
         MonitorEnv {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             drain: cfg.drain_mode.unwrap_or(false),
             conn: vec![State::Empty.flags(); connections],
+            units,
         }
     }
 
@@ -95,7 +98,11 @@ impl MonitorEnv {
             drain_mode: drain,
             deadlock_threshold: cfg.deadlock_threshold,
             conn: self.conn.clone(),
-            progress: rng.gen_bool(0.1),
+            progress: if rng.gen_bool(0.1) {
+                1u64 << rng.gen_range(0..self.units)
+            } else {
+                0
+            },
             store_done: (o_req.store_req && rng.gen_bool(cfg.done_prob)) || stray,
             restore_done: o_req.restore_req && rng.gen_bool(cfg.done_prob),
         };
@@ -118,7 +125,7 @@ fn set_monitor_inputs<const N: usize, const G: usize, const S: usize>(
         u.conn_not_stalled[g].next = f.not_stalled;
         u.conn_not_quiescent[g].next = f.not_quiescent;
     }
-    u.progress.next = i.progress;
+    u.progress.next = bits::<N>(i.progress);
     u.store_done.next = i.store_done;
     u.restore_done.next = i.restore_done;
 }
@@ -156,7 +163,7 @@ pub fn run_front_end_monitor<const N: usize, const G: usize, const S: usize>(
         out,
         "front_end_monitor",
     )?;
-    let mut env = MonitorEnv::new(cfg, G);
+    let mut env = MonitorEnv::new(cfg, G, N);
     let mut model = MonitorModel::new(chains, S);
     let mut run = MonitorRun::default();
     for cycle in 0..cfg.cycles {

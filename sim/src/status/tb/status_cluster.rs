@@ -49,7 +49,7 @@ pub fn set_cluster_inputs<const N: usize, const G: usize, const S: usize>(
     u.switch_valid.next = i.switch_valid;
     u.drain_mode.next = i.drain_mode;
     u.deadlock_threshold.next = bits::<16>(i.deadlock_threshold as u64);
-    u.progress.next = i.progress;
+    u.progress.next = bits::<N>(i.progress);
     u.store_done.next = i.store_done;
     u.restore_done.next = i.restore_done;
 }
@@ -325,7 +325,11 @@ impl ClusterEnv {
             switch_valid: !frozen && self.rng.gen_bool(0.05),
             drain_mode: self.drain,
             deadlock_threshold: cfg.deadlock_threshold,
-            progress: !frozen && self.rng.gen_bool(0.1),
+            progress: if !frozen && self.rng.gen_bool(0.1) {
+                1u64 << self.rng.gen_range(0..self.units.len())
+            } else {
+                0
+            },
             store_done: (model.monitor.phase == Phase::Store && self.rng.gen_bool(cfg.done_prob))
                 || stray,
             restore_done: model.monitor.phase == Phase::Restore && self.rng.gen_bool(cfg.done_prob),
@@ -398,7 +402,7 @@ pub fn run_cluster_switch<const N: usize, const G: usize, const S: usize>(
             switch_valid: cycle == SWITCH_AT,
             drain_mode: false,
             deadlock_threshold: 0,
-            progress: true,
+            progress: (1u64 << N) - 1,
             store_done: model.monitor.phase == Phase::Store && acknowledge,
             restore_done: model.monitor.phase == Phase::Restore && acknowledge,
         }
