@@ -224,6 +224,7 @@ proptest! {
             commands: commands.clone(),
             drain: false,
             seed,
+            store_cycles_per_word: 1.0,
             max_cycles: 200_000,
             vcd: None,
         };
@@ -248,6 +249,7 @@ fn gather_pipeline(threshold: u16) -> SystemConfig {
         commands: vec![],
         drain: false,
         seed: 3,
+        store_cycles_per_word: 1.0,
         max_cycles: 20_000,
         vcd: None,
     }
@@ -344,6 +346,7 @@ fn stall_pipeline(vcd: Option<std::path::PathBuf>) -> SystemConfig {
         commands: vec![],
         drain: false,
         seed: 5,
+        store_cycles_per_word: 1.0,
         max_cycles: 100_000,
         vcd,
     }

@@ -26,10 +26,10 @@
 //!   the pipeline or took one out of it this cycle" (what a front end can see without more
 //!   wires): a pipeline that is merely back-pressured still moves work at its ends.
 //! - the context store: on `store_req` it saves every unit's state for the running context, on
-//!   `restore_req` it loads the next context's saved state. Reading: each unit saves and
-//!   restores its own state in parallel (the seed's "stored locally within each processing
-//!   unit"), one word per cycle: a store or restore takes [`STORE_BASE`] + max over units of
-//!   (1 + items the unit holds) cycles.
+//!   `restore_req` it loads the next context's saved state. Reading: a unit's state is 1 word
+//!   plus 1 per work item it holds, and the words of all units go through memory: a store or
+//!   restore takes [`STORE_BASE`] + ceil(`store_cycles_per_word` x words) cycles, so a drained
+//!   pipeline (every unit empty) stores less than a halted one.
 //!
 //! Invariants checked while running (a failure is [`RunError::Violation`]): every work item of
 //! every context leaves the pipeline exactly once and in order (ST-8); all units HALTED within
@@ -142,7 +142,7 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             .next_switch(cycle, monitor_phase, self.pipeline.drained());
         let (store_done, restore_done) = self
             .front
-            .context_store(monitor_phase, self.pipeline.units());
+            .context_store(monitor_phase, self.pipeline.units(), self.cfg.store_cycles_per_word);
         // C. Behavioural units.
         let (units, progress) = self.run_units(cycle, reset, cmds)?;
         // D. The cluster's inputs settle; the front end reacts to the monitor.
