@@ -28,8 +28,10 @@ fn st4_command_latency_is_tree_stages_for_every_depth() {
     let o = TbOutput::default();
     for seed in 0..3 {
         let r = run_command_tree::<32, 4>(1500, seed, &o).unwrap();
+        assert!(!r.halt_latency.is_empty(), "seed {}: no halt seen", seed);
         assert!(r.halt_latency.iter().all(|(i, s)| s - i == 4));
         let r = run_command_tree::<5, 1>(1500, seed, &o).unwrap();
+        assert!(!r.halt_latency.is_empty(), "seed {}: no halt seen", seed);
         assert!(r.halt_latency.iter().all(|(i, s)| s - i == 1));
         let r = run_command_tree::<12, 3>(1500, seed, &o).unwrap();
         assert!(!r.halt_latency.is_empty());

@@ -50,11 +50,20 @@ impl<const N: usize, const G: usize, const S: usize> Parts<N, G, S> {
     /// Settle one cycle's inputs through the parts in dependency order; their outputs.
     fn settle(&mut self, i: &ClusterIn) -> ClusterOut {
         let c = &self.cmd.uut;
-        let (halt, reset, resume) = (
+        let (halt, line_or_broadcast, resume) = (
             c.unit_halt.val().to_u64(),
             c.unit_reset.val().to_u64(),
             c.unit_resume.val().to_u64(),
         );
+        // A unit takes the broadcast reset always, a watchdog line only while STALLED.
+        let broadcast = c.unit_reset_broadcast.val();
+        let reset = (0..N)
+            .filter(|&k| {
+                broadcast
+                    || (bit(line_or_broadcast, k)
+                        && self.fsms[k].uut.status.val().to_u64() == code::STALLED)
+            })
+            .fold(0u64, |a, k| a | 1 << k);
         let m = &mut self.mon.uut;
         m.reset.next = i.reset;
         m.switch_valid.next = i.switch_valid;
@@ -66,7 +75,7 @@ impl<const N: usize, const G: usize, const S: usize> Parts<N, G, S> {
             m.conn_not_stalled[g].next = self.tree.uut.conn_not_stalled[g].val();
             m.conn_not_quiescent[g].next = self.tree.uut.conn_not_quiescent[g].val();
         }
-        m.progress.next = i.progress;
+        m.progress.next = bits::<N>(i.progress);
         m.store_done.next = i.store_done;
         m.restore_done.next = i.restore_done;
         self.mon.settle().unwrap();
@@ -248,7 +257,11 @@ impl Stimulus {
             switch_valid: !frozen && r.gen_bool(0.04),
             drain_mode: self.drain,
             deadlock_threshold: self.threshold,
-            progress: !frozen && r.gen_bool(0.1),
+            progress: if !frozen && r.gen_bool(0.1) {
+                1u64 << r.gen_range(0..self.units.len())
+            } else {
+                0
+            },
             store_done: (phase_now == phase::STORE && r.gen_bool(0.25)) || stray,
             restore_done: phase_now == phase::RESTORE && r.gen_bool(0.25),
         }

@@ -83,6 +83,8 @@ fn st3_every_row_of_the_table() {
                 .unwrap_or_else(|e| panic!("row {} from {}: {}", k, from, e));
             let n = vectors.len();
             assert_eq!(run.rows[n - 2], k, "row {} from {}", k, from);
+            // The RTL's own report: in `from` before the row's cycle, in the row's target after.
+            assert_eq!(run.states[n - 3], from, "row {} from {}", k, from);
             assert_eq!(
                 run.states[n - 2],
                 row.to,
@@ -95,6 +97,7 @@ fn st3_every_row_of_the_table() {
             hit[k] = true;
         }
     }
+    assert_eq!(hit.len(), 20);
     assert!(hit.iter().all(|h| *h));
 }
 
@@ -145,7 +148,10 @@ fn st2_out_blocked_without_output_raises_violation() {
             ..Inputs::default()
         },
     ];
-    run_status_fsm(&v, &TbOutput::default()).unwrap();
+    // The driver checks `violation` every cycle; here the RTL's states too: the inconsistent
+    // vector leaves EMPTY unchanged (EMPTY looks at in_active only), the consistent one too.
+    let run = run_status_fsm(&v, &TbOutput::default()).unwrap();
+    assert_eq!(run.states, vec![State::Empty; 3]);
 }
 
 proptest! {
@@ -156,5 +162,13 @@ proptest! {
         v.extend(raw.iter().map(|&b| Inputs::from_bits(b)));
         let run = run_status_fsm(&v, &TbOutput::default());
         prop_assert!(run.is_ok(), "{:?}", run.err());
+        // The states the RTL reported, against the table applied here, cycle by cycle.
+        let run = run.unwrap();
+        prop_assert_eq!(run.states.len(), v.len());
+        let mut st = State::Empty;
+        for (k, i) in v.iter().enumerate() {
+            st = next_state(st, i).1;
+            prop_assert_eq!(run.states[k], st, "cycle {}", k);
+        }
     }
 }

@@ -11,7 +11,10 @@
 //! Ports: `clock`, `reset` (synchronous: every stage cleared, no command in flight); inputs
 //! `cmd_halt`, `cmd_reset`, `cmd_resume` (broadcast, level), `line_reset`, `line_resume`
 //! (`Bits<N>`, per-unit lines, bit i = unit i); outputs `unit_halt`, `unit_reset`,
-//! `unit_resume` (`Bits<N>`, bit i drives unit i: broadcast OR its own line).
+//! `unit_resume` (`Bits<N>`, bit i drives unit i: broadcast OR its own line), and
+//! `unit_reset_broadcast` (the broadcast reset alone reaches the units this cycle, so that a
+//! receiver can tell the context switch's reset, taken by every unit, from a watchdog's
+//! per-unit reset line, which the status cluster lets only a STALLED unit take; ST-7).
 //!
 //! Timing: latency exactly `TREE_STAGES` cycles; one command vector per cycle.
 use rust_hdl::prelude::*;
@@ -28,6 +31,7 @@ pub struct CommandTree<const N: usize, const TREE_STAGES: usize> {
     pub unit_halt: Signal<Out, Bits<N>>,
     pub unit_reset: Signal<Out, Bits<N>>,
     pub unit_resume: Signal<Out, Bits<N>>,
+    pub unit_reset_broadcast: Signal<Out, Bit>,
     /// Broadcast commands: shift registers, bit 0 = first stage.
     cmd_halt_stages: DFF<Bits<TREE_STAGES>>,
     cmd_reset_stages: DFF<Bits<TREE_STAGES>>,
@@ -57,6 +61,7 @@ impl<const N: usize, const TREE_STAGES: usize> Default for CommandTree<N, TREE_S
             unit_halt: Default::default(),
             unit_reset: Default::default(),
             unit_resume: Default::default(),
+            unit_reset_broadcast: Default::default(),
             cmd_halt_stages: Default::default(),
             cmd_reset_stages: Default::default(),
             cmd_resume_stages: Default::default(),
@@ -113,6 +118,7 @@ impl<const N: usize, const TREE_STAGES: usize> Logic for CommandTree<N, TREE_STA
         self.unit_halt.next = bits::<N>(0);
         self.unit_reset.next = bits::<N>(0);
         self.unit_resume.next = bits::<N>(0);
+        self.unit_reset_broadcast.next = false;
         for s in (TREE_STAGES - 1)..TREE_STAGES {
             self.unit_reset.next = self.line_reset_stages[s].q.val();
             self.unit_resume.next = self.line_resume_stages[s].q.val();
@@ -122,6 +128,7 @@ impl<const N: usize, const TREE_STAGES: usize> Logic for CommandTree<N, TREE_STA
         }
         if (self.cmd_reset_stages.q.val() & self.last_stage.val()).any() {
             self.unit_reset.next = self.all_units.val();
+            self.unit_reset_broadcast.next = true;
         }
         if (self.cmd_resume_stages.q.val() & self.last_stage.val()).any() {
             self.unit_resume.next = self.all_units.val();

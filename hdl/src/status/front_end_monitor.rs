@@ -17,17 +17,22 @@
 //! no halt; the front end stops feeding (`feed_stop`) and waits until every unit reports EMPTY.
 //! `drain_mode` is sampled throughout (a configuration register, keep it steady during a switch).
 //!
-//! Deadlock watchdog (ST-7): for each connection g a counter runs while the connection shows a
-//! QUIESCENT unit (`conn_not_quiescent[g]` low) or a STALLED unit (`conn_not_stalled[g]` low)
-//! and nothing progresses: no `progress` input (work entered or left the pipeline) and no
-//! connection's reported flags changed since the previous cycle (a pipeline that is slow but
-//! alive keeps changing status; a deadlocked one is frozen); when it reaches `deadlock_threshold` the monitor pulses
-//! the per-unit lines of that connection's units for one cycle: `line_resume` if a unit is
-//! QUIESCENT, otherwise `line_reset` (the stalled chain), and raises `deadlock`. Any cycle
-//! without the condition, or with progress, clears the counter. The watchdog runs in IDLE, and
-//! in WAIT of the drain protocol (a partial gather must be flushed for the pipeline to drain);
-//! not while halt is held. `deadlock_threshold` 0 disables it; choose it above a round trip
-//! (2·TREE_STAGES+2) so a unit has reported the effect of one action before the next.
+//! Deadlock watchdog (ST-7), per roll-up connection g: a counter runs while the connection
+//! shows a QUIESCENT unit (`conn_not_quiescent[g]` low) or a STALLED unit (`conn_not_stalled[g]`
+//! low) and connection g does not move: none of its own units reports `progress` (bit i: unit i
+//! took or delivered a work item, or its memory answered) and its own four flags are the same
+//! as in the previous cycle. Progress elsewhere never clears g's counter, so a live pipeline
+//! cannot mask a deadlock in another connection. When the counter has reached
+//! `deadlock_threshold` the monitor pulses the per-unit lines of g's units for one cycle:
+//! `line_resume` if g shows a QUIESCENT unit (the quiescent unit is resumed; ST-3 lets only a
+//! QUIESCENT unit act on resume), otherwise `line_reset` (the stalled chain: the
+//! [`super::status_cluster::StatusCluster`] lets a unit take this reset only while it reports
+//! STALLED, so the reset reaches the stalled units of g and no other), raises `deadlock`, and
+//! g's counter starts again from 0. Several connections may fire in the same cycle. The
+//! watchdog runs in IDLE, and in WAIT of the drain protocol (a safety net: the draining
+//! pipeline flushes its partial gathers by itself); not while halt is held.
+//! `deadlock_threshold` 0 disables it; choose it above a round trip (2·TREE_STAGES+2) so that
+//! the effect of one action is reported before the next can fire.
 //!
 //! Parameters: `N` units (1..=32), `G` connections (1..=N), `TREE_STAGES` (1..=8). The units
 //! of each connection are fixed at construction ([`FrontEndMonitor::new`], the same masks as
@@ -37,7 +42,8 @@
 //! (the context-switch command channel, no payload: which context comes next is the context
 //! store's business); `drain_mode`, `deadlock_threshold` (16 bits) configuration inputs;
 //! `conn_halted[g]`, `conn_empty[g]`, `conn_not_stalled[g]`, `conn_not_quiescent[g]` from the
-//! roll-up tree; `progress` (work left the pipeline this cycle); `store_req`/`store_done`,
+//! roll-up tree; `progress` (`Bits<N>`, bit i: unit i moved work this cycle);
+//! `store_req`/`store_done`,
 //! `restore_req`/`restore_done` (level request, one-cycle done from the context store);
 //! outputs `cmd_halt`, `cmd_reset` (broadcast, into the command tree), `line_resume`,
 //! `line_reset` (`Bits<N>`, per-unit lines), `feed_stop`, `phase` (3 bits, table above),
@@ -60,7 +66,7 @@ pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: us
     pub conn_empty: [Signal<In, Bit>; G],
     pub conn_not_stalled: [Signal<In, Bit>; G],
     pub conn_not_quiescent: [Signal<In, Bit>; G],
-    pub progress: Signal<In, Bit>,
+    pub progress: Signal<In, Bits<N>>,
     pub store_req: Signal<Out, Bit>,
     pub store_done: Signal<In, Bit>,
     pub restore_req: Signal<Out, Bit>,
@@ -86,8 +92,9 @@ pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: us
     previous_conn_empty: [DFF<Bit>; G],
     previous_conn_not_stalled: [DFF<Bit>; G],
     previous_conn_not_quiescent: [DFF<Bit>; G],
-    /// `progress` or some connection's flags changed.
-    watchdog_moving: Signal<Local, Bit>,
+    /// Connection g (the one the watchdog loop is at) moves this cycle: one of its units
+    /// reports `progress`, or its flags changed since the previous cycle.
+    conn_moving: Signal<Local, Bit>,
     all_halted_now: Signal<Local, Bit>,
     all_empty_now: Signal<Local, Bit>,
     target_met: Signal<Local, Bit>,
@@ -150,7 +157,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N
             previous_conn_empty: std::array::from_fn(|_| Default::default()),
             previous_conn_not_stalled: std::array::from_fn(|_| Default::default()),
             previous_conn_not_quiescent: std::array::from_fn(|_| Default::default()),
-            watchdog_moving: Default::default(),
+            conn_moving: Default::default(),
             all_halted_now: Default::default(),
             all_empty_now: Default::default(),
             target_met: Default::default(),
@@ -273,39 +280,29 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         }
         self.violation.next = (self.store_done.val() & !self.store_req.val())
             | (self.restore_done.val() & !self.restore_req.val());
-        // Deadlock watchdog (ST-7).
+        // Deadlock watchdog (ST-7), one counter per connection, each with its own progress.
         self.line_resume_acc.next = bits::<N>(0);
         self.line_reset_acc.next = bits::<N>(0);
         self.watchdog_fired.next = false;
-        self.watchdog_moving.next = self.progress.val();
         for g in 0..G {
             self.previous_conn_halted[g].clock.next = self.clock.val();
             self.previous_conn_empty[g].clock.next = self.clock.val();
             self.previous_conn_not_stalled[g].clock.next = self.clock.val();
             self.previous_conn_not_quiescent[g].clock.next = self.clock.val();
+            self.watchdog_cycles[g].clock.next = self.clock.val();
             self.previous_conn_halted[g].d.next = self.conn_halted[g].val();
             self.previous_conn_empty[g].d.next = self.conn_empty[g].val();
             self.previous_conn_not_stalled[g].d.next = self.conn_not_stalled[g].val();
             self.previous_conn_not_quiescent[g].d.next = self.conn_not_quiescent[g].val();
-            if (self.previous_conn_halted[g].q.val() != self.conn_halted[g].val())
+            self.conn_moving.next = (self.progress.val() & self.members[g].val()).any()
+                | (self.previous_conn_halted[g].q.val() != self.conn_halted[g].val())
                 | (self.previous_conn_empty[g].q.val() != self.conn_empty[g].val())
                 | (self.previous_conn_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
-                | (self.previous_conn_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val())
-            {
-                self.watchdog_moving.next = true;
-            }
-            if self.reset.val() {
-                self.previous_conn_halted[g].d.next = false;
-                self.previous_conn_empty[g].d.next = false;
-                self.previous_conn_not_stalled[g].d.next = false;
-                self.previous_conn_not_quiescent[g].d.next = false;
-            }
-        }
-        for g in 0..G {
-            self.watchdog_cycles[g].clock.next = self.clock.val();
+                | (self.previous_conn_not_quiescent[g].q.val()
+                    != self.conn_not_quiescent[g].val());
             self.watchdog_cycles[g].d.next = bits::<16>(0);
             if self.watchdog_enable.val()
-                & !self.watchdog_moving.val()
+                & !self.conn_moving.val()
                 & (self.deadlock_threshold.val() != bits::<16>(0))
                 & (!self.conn_not_quiescent[g].val() | !self.conn_not_stalled[g].val())
             {
@@ -324,6 +321,10 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
                 }
             }
             if self.reset.val() {
+                self.previous_conn_halted[g].d.next = false;
+                self.previous_conn_empty[g].d.next = false;
+                self.previous_conn_not_stalled[g].d.next = false;
+                self.previous_conn_not_quiescent[g].d.next = false;
                 self.watchdog_cycles[g].d.next = bits::<16>(0);
             }
         }

@@ -6,7 +6,10 @@
 //! Wiring (one cycle of the loop):
 //! - unit i's FSM (ST-1..ST-3) takes its ST-2 activity from bit i of the activity vectors, and
 //!   `halt`, `resume` from bit i of the command tree's `unit_halt`, `unit_resume`; its `reset`
-//!   is the cluster's `reset` OR bit i of `unit_reset` (a reset command clears the unit);
+//!   is the cluster's `reset` OR the broadcast reset (the context switch's) OR bit i of the
+//!   watchdog's reset line while the unit itself reports STALLED (ST-7: the reset reaches the
+//!   stalled chain only; a unit of the same connection that is not STALLED when the line
+//!   arrives ignores it);
 //! - the roll-up tree (ST-4) takes the FSMs' `halted`, `empty`, `not_stalled`, `not_quiescent`
 //!   flags, bit i = unit i;
 //! - the monitor (ST-5, ST-7) takes the tree's per-connection flags;
@@ -25,14 +28,15 @@
 //! Ports: `clock`, `reset` (synchronous, active high: every sub-block reset, every unit EMPTY);
 //! - per-unit ST-2 activity inputs, `Bits<N>` with bit i = unit i: `in_active`, `busy`,
 //!   `out_valid`, `out_blocked`, `mem_pending`, `pending`, `nack`, `can_halt`;
-//! - what reaches the units: `unit_halt`, `unit_reset`, `unit_resume` (`Bits<N>`); their
+//! - what reaches the units: `unit_halt`, `unit_reset` (the reset each unit takes this cycle,
+//!   as above, without the cluster's own `reset`), `unit_resume` (`Bits<N>`); their
 //!   status: `status[i]` (the ST-1 code of unit i, [`super::code`]), `unit_violation`
 //!   (`Bits<N>`: unit i's ST-2 inputs are inconsistent, `out_blocked` without `out_valid`);
 //! - the roll-up as the front end sees it: `all_halted`, `all_empty`, `none_stalled`,
 //!   `none_quiescent` (the AND over the connections);
 //! - the front end's side, the monitor's ports: `switch_valid`/`switch_ready` (the
 //!   context-switch command channel), `drain_mode`, `deadlock_threshold` (16 bits),
-//!   `progress`, `store_req`/`store_done`, `restore_req`/`restore_done` (the context store),
+//!   `progress` (`Bits<N>`, bit i: unit i moved work this cycle), `store_req`/`store_done`, `restore_req`/`restore_done` (the context store),
 //!   `phase` (3 bits, [`super::front_end_monitor::phase`]), `feed_stop`, `cmd_halt`,
 //!   `cmd_reset`, `line_resume`, `line_reset` (`Bits<N>`), `all_halted_seen`, `deadlock`,
 //!   `violation` (the monitor's: a done without its request).
@@ -74,7 +78,7 @@ pub struct StatusCluster<const N: usize, const G: usize, const TREE_STAGES: usiz
     pub switch_ready: Signal<Out, Bit>,
     pub drain_mode: Signal<In, Bit>,
     pub deadlock_threshold: Signal<In, Bits<16>>,
-    pub progress: Signal<In, Bit>,
+    pub progress: Signal<In, Bits<N>>,
     pub store_req: Signal<Out, Bit>,
     pub store_done: Signal<In, Bit>,
     pub restore_req: Signal<Out, Bit>,
@@ -98,6 +102,8 @@ pub struct StatusCluster<const N: usize, const G: usize, const TREE_STAGES: usiz
     rollup_not_stalled: Signal<Local, Bits<N>>,
     rollup_not_quiescent: Signal<Local, Bits<N>>,
     unit_violation_acc: Signal<Local, Bits<N>>,
+    /// The resets the units take this cycle, bit i = unit i (drives `unit_reset`).
+    unit_reset_acc: Signal<Local, Bits<N>>,
     /// `unit_bit[i]`: bit i alone.
     unit_bit: [Constant<Bits<N>>; N],
 }
@@ -154,6 +160,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> StatusCluster<N, 
             rollup_not_stalled: Default::default(),
             rollup_not_quiescent: Default::default(),
             unit_violation_acc: Default::default(),
+            unit_reset_acc: Default::default(),
             unit_bit: std::array::from_fn(|i| Constant::new(bits::<N>(1u64 << i))),
         }
     }
@@ -207,7 +214,6 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         self.commands.line_reset.next = self.monitor.line_reset.val();
         self.commands.line_resume.next = self.monitor.line_resume.val();
         self.unit_halt.next = self.commands.unit_halt.val();
-        self.unit_reset.next = self.commands.unit_reset.val();
         self.unit_resume.next = self.commands.unit_resume.val();
         // Command tree and activity -> units -> roll-up tree.
         self.rollup_halted.next = bits::<N>(0);
@@ -215,9 +221,19 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         self.rollup_not_stalled.next = bits::<N>(0);
         self.rollup_not_quiescent.next = bits::<N>(0);
         self.unit_violation_acc.next = bits::<N>(0);
+        self.unit_reset_acc.next = bits::<N>(0);
         for i in 0..N {
             self.units[i].clock.next = self.clock.val();
-            self.units[i].reset.next = self.reset.val() | self.commands.unit_reset.val().get_bit(i);
+            // A watchdog's reset line is taken only by a unit that reports STALLED (ST-7: the
+            // stalled chain); the broadcast reset of a context switch by every unit.
+            self.units[i].reset.next = self.reset.val()
+                | self.commands.unit_reset_broadcast.val()
+                | (self.commands.unit_reset.val().get_bit(i) & !self.units[i].not_stalled.val());
+            if self.commands.unit_reset_broadcast.val()
+                | (self.commands.unit_reset.val().get_bit(i) & !self.units[i].not_stalled.val())
+            {
+                self.unit_reset_acc.next = self.unit_reset_acc.val() | self.unit_bit[i].val();
+            }
             self.units[i].halt.next = self.commands.unit_halt.val().get_bit(i);
             self.units[i].resume.next = self.commands.unit_resume.val().get_bit(i);
             self.units[i].in_active.next = self.in_active.val().get_bit(i);
@@ -253,5 +269,6 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
         self.rollup.not_stalled_in.next = self.rollup_not_stalled.val();
         self.rollup.not_quiescent_in.next = self.rollup_not_quiescent.val();
         self.unit_violation.next = self.unit_violation_acc.val();
+        self.unit_reset.next = self.unit_reset_acc.val();
     }
 }

@@ -77,6 +77,7 @@ pub fn pipeline(n: usize, w: Workload, drain: bool, quick: bool, seed: u64) -> S
         commands: (1..=switches).map(|k| (k as u64 * period, k % 3)).collect(),
         drain,
         seed,
+        store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: MAX_CYCLES,
         vcd: None,
     }
@@ -127,6 +128,7 @@ pub fn random_pipeline(seed: u64) -> SystemConfig {
         commands,
         drain: false,
         seed,
+        store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: MAX_CYCLES,
         vcd: None,
     }
@@ -151,10 +153,55 @@ pub fn mean_switch(recs: &[SwitchRecord]) -> f64 {
 pub struct Row {
     pub units: usize,
     pub workload: Workload,
+    /// Cycles per word of a context store or restore through memory.
+    pub cycles_per_word: f64,
     pub halt_switch: f64,
     pub drain_switch: f64,
+    /// Cycles until every work item of every context is out.
+    pub halt_total: u64,
+    pub drain_total: u64,
     pub halt_latency_max: u64,
     pub halt_words: f64,
+    pub drain_words: f64,
+    /// Watchdog actions in the drain runs (partial gathers flush as the pipeline drains, so
+    /// none should be needed).
+    pub drain_deadlocks: u64,
+}
+
+/// Mean words stored per commanded switch.
+fn mean_words(recs: &[SwitchRecord]) -> f64 {
+    let cmd: Vec<&SwitchRecord> = recs.iter().filter(|s| s.commanded).collect();
+    cmd.iter().map(|s| s.words_stored as f64).sum::<f64>() / cmd.len().max(1) as f64
+}
+
+/// One comparison row: both protocols on `n` units of workload `w`, stores at
+/// `cycles_per_word`.
+pub fn measure(
+    n: usize,
+    w: Workload,
+    quick: bool,
+    cycles_per_word: f64,
+) -> Result<(Row, Vec<u64>), RunError> {
+    let cfg = |drain| SystemConfig {
+        store_cycles_per_word: cycles_per_word,
+        ..pipeline(n, w, drain, quick, 1)
+    };
+    let halt = system::run(&cfg(false), None)?;
+    let drain = system::run(&cfg(true), None)?;
+    let row = Row {
+        units: n,
+        workload: w,
+        cycles_per_word,
+        halt_switch: mean_switch(&halt.switches),
+        drain_switch: mean_switch(&drain.switches),
+        halt_total: halt.cycles,
+        drain_total: drain.cycles,
+        halt_latency_max: halt.max_halt_latency(),
+        halt_words: mean_words(&halt.switches),
+        drain_words: mean_words(&drain.switches),
+        drain_deadlocks: drain.deadlocks,
+    };
+    Ok((row, halt.switches.iter().map(|s| s.halt_latency).collect()))
 }
 
 fn percentile(sorted: &[u64], p: f64) -> u64 {
@@ -165,28 +212,36 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[k.min(sorted.len() - 1)]
 }
 
+/// The store costs swept (cycles per word through memory).
+pub const COST_SWEEP: [f64; 3] = [0.25, 1.0, 4.0];
+
+/// The store-cost sweep: both protocols at each cost of [`COST_SWEEP`] on `sizes`.
+pub fn cost_sweep(sizes: &[usize], quick: bool, show: bool) -> Result<Vec<Row>, RunError> {
+    let mut rows = vec![];
+    let bar = progress::bar((sizes.len() * 2 * COST_SWEEP.len()) as u64, "store cost", show);
+    for &n in sizes {
+        for w in [Workload::Shallow, Workload::Deep] {
+            for cost in COST_SWEEP {
+                rows.push(measure(n, w, quick, cost)?.0);
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(rows)
+}
+
 /// Measure the comparison rows.
 pub fn compare(sizes: &[usize], quick: bool, show: bool) -> Result<(Vec<Row>, Vec<u64>), RunError> {
     let mut rows = vec![];
     let mut latencies = vec![];
-    let bar = progress::bar((sizes.len() * 4) as u64, "status", show);
+    let bar = progress::bar((sizes.len() * 2) as u64, "status", show);
     for &n in sizes {
         for w in [Workload::Shallow, Workload::Deep] {
-            let halt = system::run(&pipeline(n, w, false, quick, 1), None)?;
+            let (row, lat) = measure(n, w, quick, system::STORE_CYCLES_PER_WORD)?;
+            latencies.extend(lat);
+            rows.push(row);
             bar.inc(1);
-            let drain = system::run(&pipeline(n, w, true, quick, 1), None)?;
-            bar.inc(1);
-            latencies.extend(halt.switches.iter().map(|s| s.halt_latency));
-            let cmd: Vec<&SwitchRecord> = halt.switches.iter().filter(|s| s.commanded).collect();
-            rows.push(Row {
-                units: n,
-                workload: w,
-                halt_switch: mean_switch(&halt.switches),
-                drain_switch: mean_switch(&drain.switches),
-                halt_latency_max: halt.max_halt_latency(),
-                halt_words: cmd.iter().map(|s| s.words_stored as f64).sum::<f64>()
-                    / cmd.len().max(1) as f64,
-            });
         }
     }
     bar.finish_and_clear();
@@ -201,10 +256,13 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
         vec![4, 8, 16, 32]
     };
     let (rows, mut lat) = compare(&sizes, opts.quick, opts.progress)?;
+    let sweep_sizes: Vec<usize> = if opts.quick { vec![4] } else { vec![8, 32] };
+    let sweep = cost_sweep(&sweep_sizes, opts.quick, opts.progress)?;
     let randoms = if opts.quick { 3 } else { 24 };
     let random_max = random_halt_latencies(randoms, opts.progress, &mut lat)?;
     lat.sort();
     let mut md = markdown(opts, &rows, &lat, randoms, random_max);
+    sweep_markdown(&mut md, &sweep);
     let files = write_files(opts, &rows, &lat, &mut md)?;
     Ok(BenchReport {
         markdown: md,
@@ -244,14 +302,21 @@ fn markdown(
          the same FrontEndMonitor RTL: `halt` raises halt, waits until the roll-up shows all \
          HALTED, stores, resets, restores, releases; `drain` (prior art, `drain_mode`) stops \
          feeding and waits until the roll-up shows every unit EMPTY, then does the same \
-         store/reset/restore. Switch cycles: from the monitor taking the switch command to the \
-         halt release, mean over the {} commanded switches of each run (3 contexts of {} work \
-         items). A store or restore costs {} cycles plus, per unit in parallel, one cycle per \
-         word (1 + items the unit holds). Chains of 4 units roll up into one connection; \
-         TREE_STAGES is 3 up to 8 units and 4 beyond.\n",
+         store/reset/restore. In the drain runs a unit whose input has run dry flushes its \
+         partial gather as a draining pipeline does (no watchdog resume needed). Switch cycles: \
+         from the monitor taking the switch command to the halt release, mean over the {} \
+         commanded switches of each run (3 contexts of {} work items); total cycles: until \
+         every work item of every context is out. A store or restore costs {} cycles plus {} \
+         cycle(s) per word of all units' state through memory (1 word + 1 per work item a unit \
+         holds; swept below). Chains of 4 units roll up into one connection; TREE_STAGES is 3 \
+         up to 8 units and 4 beyond.\n\nWhat changed: the drain baseline used to flush a \
+         partial gather only through the watchdog (threshold 300), so its deep rows mostly \
+         measured the watchdog; it now drains as the prior art does, stores cost time per word \
+         through memory (so draining stores less), and total cycles are reported.\n",
         if opts.quick { 3 } else { 6 },
         if opts.quick { 60 } else { 150 },
-        system::STORE_BASE
+        system::STORE_BASE,
+        system::STORE_CYCLES_PER_WORD
     );
     let _ = writeln!(
         md,
@@ -261,22 +326,31 @@ fn markdown(
     );
     let _ = writeln!(
         md,
-        "| units | workload | halt: switch cycles | drain: switch cycles | drain / halt | halt: max halt latency | halt: words stored |"
+        "| units | workload | halt: switch cycles | drain: switch cycles | drain / halt | halt: total cycles | drain: total cycles | halt: max halt latency | words stored: halt / drain |"
     );
-    let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in rows {
         let _ = writeln!(
             md,
-            "| {} | {} | {:.1} | {:.1} | {:.1}x | {} | {:.0} |",
+            "| {} | {} | {:.1} | {:.1} | {:.1}x | {} | {} | {} | {:.0} / {:.0} |",
             r.units,
             r.workload.name(),
             r.halt_switch,
             r.drain_switch,
             r.drain_switch / r.halt_switch.max(1.0),
+            r.halt_total,
+            r.drain_total,
             r.halt_latency_max,
-            r.halt_words
+            r.halt_words,
+            r.drain_words
         );
     }
+    let _ = writeln!(
+        md,
+        "\nDrain runs needed {} watchdog actions in all (a draining pipeline flushes its partial \
+         gathers by itself).",
+        rows.iter().map(|r| r.drain_deadlocks).sum::<u64>()
+    );
     let _ = writeln!(
         md,
         "\n## Halt latency (ST-6)\n\nCycles from the halt request to every unit HALTED, over all \
@@ -307,6 +381,36 @@ fn markdown(
         system::MAX_MEM_LATENCY
     );
     md
+}
+
+/// The store-cost sweep's table, appended to `md`.
+fn sweep_markdown(md: &mut String, sweep: &[Row]) {
+    let _ = writeln!(
+        md,
+        "\n## Store cost sweep\n\nA store or restore moves every unit's state (1 word + 1 per \
+         work item held) through memory at the cost per word below; draining empties the units \
+         first, so it stores fewer words but waits for the pipeline to empty. Total cycles: \
+         until every work item of every context is out.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| units | workload | cycles/word | halt: switch | drain: switch | drain / halt | halt: total | drain: total |"
+    );
+    let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in sweep {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.1} | {:.1} | {:.1}x | {} | {} |",
+            r.units,
+            r.workload.name(),
+            r.cycles_per_word,
+            r.halt_switch,
+            r.drain_switch,
+            r.drain_switch / r.halt_switch.max(1.0),
+            r.halt_total,
+            r.drain_total
+        );
+    }
 }
 
 /// Unless a quick run into the default folder: the charts and `status.md` (`md` gets the

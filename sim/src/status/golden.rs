@@ -1,6 +1,7 @@
 //! Golden models of the status-reporting RTL (SPEC ST-1..ST-5, ST-7), written from the SPEC
 //! independently of the `#[hdl_gen]` code: the ST-3 table as data, the roll-up as a delay line
-//! of ANDs, the command tree as a delay line, the front-end monitor as a Rust state machine, and
+//! of ANDs, the command tree as a delay line, the front-end monitor as a checker of the ST-5
+//! sequence and the ST-7 rule (order of events and bounds, no copy of the RTL's counters), and
 //! the status cluster (ST-1..ST-7) as these models wired together.
 use std::collections::VecDeque;
 use std::fmt;
@@ -355,12 +356,13 @@ pub struct UnitCommand {
     pub resume: bool,
 }
 
-/// Golden model of the command tree: broadcast OR per-unit line, delayed by `stages` cycles.
+/// Golden model of the command tree: broadcast OR per-unit line, delayed by `stages` cycles;
+/// it also tells whether the broadcast reset (the context switch's) is among what arrives.
 #[derive(Debug, Clone)]
 pub struct CommandModel {
     pub units: usize,
     pub stages: usize,
-    history: VecDeque<Vec<UnitCommand>>,
+    history: VecDeque<(Vec<UnitCommand>, bool)>,
 }
 
 impl CommandModel {
@@ -369,12 +371,17 @@ impl CommandModel {
             units,
             stages,
             history: (0..stages)
-                .map(|_| vec![UnitCommand::default(); units])
+                .map(|_| (vec![UnitCommand::default(); units], false))
                 .collect(),
         }
     }
+    /// What reaches each unit this cycle (`reset`: the broadcast or the unit's line).
     pub fn output(&self) -> &[UnitCommand] {
-        &self.history[0]
+        &self.history[0].0
+    }
+    /// The broadcast reset reaches the units this cycle.
+    pub fn broadcast_reset(&self) -> bool {
+        self.history[0].1
     }
     /// Clock edge with this cycle's broadcast `cmd` and per-unit lines (bit i = unit i).
     pub fn clock(&mut self, cmd: UnitCommand, line_reset: u64, line_resume: u64, reset: bool) {
@@ -383,7 +390,7 @@ impl CommandModel {
             return;
         }
         self.history.pop_front();
-        self.history.push_back(
+        self.history.push_back((
             (0..self.units)
                 .map(|i| UnitCommand {
                     halt: cmd.halt,
@@ -391,33 +398,8 @@ impl CommandModel {
                     resume: cmd.resume || line_resume & (1 << i) != 0,
                 })
                 .collect(),
-        );
-    }
-}
-
-/// Phases of the front-end monitor (ST-5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    Idle,
-    Wait,
-    Store,
-    Reset,
-    ResetWait,
-    Restore,
-    Release,
-}
-
-impl Phase {
-    pub fn code(self) -> u64 {
-        match self {
-            Phase::Idle => 0,
-            Phase::Wait => 1,
-            Phase::Store => 2,
-            Phase::Reset => 3,
-            Phase::ResetWait => 4,
-            Phase::Restore => 5,
-            Phase::Release => 6,
-        }
+            cmd.reset,
+        ));
     }
 }
 
@@ -428,7 +410,8 @@ pub struct MonitorIn {
     pub drain_mode: bool,
     pub deadlock_threshold: u16,
     pub conn: Vec<Flags>,
-    pub progress: bool,
+    /// Bit i: unit i moved work this cycle.
+    pub progress: u64,
     pub store_done: bool,
     pub restore_done: bool,
 }
@@ -450,15 +433,79 @@ pub struct MonitorOut {
     pub violation: bool,
 }
 
-/// Golden model of the front-end monitor (ST-5 sequence, ST-7 watchdog).
+/// Where a context switch stands, in the words of ST-5's sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// No switch: a switch command may be taken; the watchdog watches (ST-7).
+    Idle,
+    /// Taken: halt raised (drain: feed stopped), waiting until the roll-up shows all halted
+    /// (drain: all empty).
+    Halting,
+    /// Storing every unit's state, halt held.
+    Storing,
+    /// Stored: reset issued, halt held, until the restore begins.
+    Resetting,
+    /// Restoring the next context, halt held.
+    Restoring,
+    /// Restored and halt dropped; the monitor may take a while before it takes the next
+    /// switch (its own settling), within a bound.
+    Released,
+}
+
+/// The phase codes the monitor publishes on `phase` (the public encoding of
+/// `ppu_hdl::status::front_end_monitor::phase`, SPEC ST-5).
+pub mod phase_code {
+    pub const IDLE: u64 = 0;
+    pub const WAIT: u64 = 1;
+    pub const STORE: u64 = 2;
+    pub const RESET: u64 = 3;
+    pub const RESET_WAIT: u64 = 4;
+    pub const RESTORE: u64 = 5;
+    pub const RELEASE: u64 = 6;
+}
+
+/// Golden model of the front-end monitor, written from the SPEC's words (ST-4 latencies, the
+/// ST-5 sequence, the ST-7 rule) and not from the RTL: a checker that follows the switch
+/// sequence and the watchdog's conditions cycle by cycle and says whether the outputs the
+/// monitor gave in a cycle are allowed, as an order of events and bounds. It holds no copy of
+/// the RTL's timers or constants: every bound is derived from the tree latency `stages` (a
+/// command takes `stages` cycles down the command tree, a unit's state changes at the edge
+/// after its inputs, and takes `stages` cycles up the roll-up).
+///
+/// ST-5, the sequence: a switch is taken only when no switch is under way (and at the latest
+/// a round trip plus one cycle after the previous release); then halt is raised (drain
+/// protocol: the feed stopped) and held through the store, the reset and the restore; the
+/// monitor decides "all halted" exactly when the roll-up shows every connection halted
+/// (drain: empty) in a snapshot taken after the halt could have reached the units and been
+/// reported, never on an older snapshot; it asks for the store until it is done, issues the
+/// reset, asks for the restore only once the reset has reached every unit (and at the latest
+/// two cycles later), drops halt and restarts the feed once the restore is done. A done
+/// without its request raises `violation`.
+///
+/// ST-7, per connection g: the watchdog condition holds in a cycle when the watchdog may run
+/// (no switch under way, or waiting for a drain), the threshold is not 0, g shows a QUIESCENT
+/// or STALLED unit, none of g's units reports progress and g's flags are those of the cycle
+/// before. The monitor acts on g in the first cycle in which the condition has held for more
+/// than `threshold` cycles in a row since g's last action (beyond the threshold), never
+/// earlier and never later; it resumes
+/// g's units if g shows a QUIESCENT unit, otherwise resets them (the stalled chain), with
+/// every unit of g on the line and no other, and raises `deadlock` exactly when it acts.
 #[derive(Debug, Clone)]
 pub struct MonitorModel {
     pub chains: Vec<u64>,
     pub stages: u64,
-    pub phase: Phase,
-    timer: u64,
-    counts: Vec<u64>,
-    /// Last cycle's connection flags (power-on and reset: all low).
+    /// Where the switch stands after the cycles checked so far.
+    pub step: Step,
+    cycle: u64,
+    /// The cycle halt was first raised (drain: the feed stopped) in the running switch.
+    halt_raised: Option<u64>,
+    /// The cycle the running switch's reset was issued.
+    reset_issued: Option<u64>,
+    /// The first cycle after the last switch released its halt.
+    released: Option<u64>,
+    /// Per connection: cycles in a row the watchdog condition has held since its last action.
+    still: Vec<u64>,
+    /// Last cycle's connection flags (power-on and reset: all low, as the registers are).
     prev: Vec<Flags>,
 }
 
@@ -467,113 +514,244 @@ impl MonitorModel {
         MonitorModel {
             chains: chains.to_vec(),
             stages: stages as u64,
-            phase: Phase::Idle,
-            timer: 0,
-            counts: vec![0; chains.len()],
-            prev: vec![
-                Flags {
-                    halted: false,
-                    empty: false,
-                    not_stalled: false,
-                    not_quiescent: false,
-                };
-                chains.len()
-            ],
+            step: Step::Idle,
+            cycle: 0,
+            halt_raised: None,
+            reset_issued: None,
+            released: None,
+            still: vec![0; chains.len()],
+            prev: vec![Flags::default(); chains.len()],
         }
     }
 
+    /// A command issued in cycle t reaches the units in t + stages, changes their state at
+    /// that cycle's edge, and the new state reaches the front end `stages` cycles after it is
+    /// first reported: the round trip of ST-4's two trees.
     fn round_trip(&self) -> u64 {
-        2 * self.stages + 1
+        self.stages + 1 + self.stages
     }
 
-    /// Outputs for this cycle's inputs (combinational view).
-    pub fn outputs(&self, i: &MonitorIn) -> MonitorOut {
-        let halting = !i.drain_mode;
-        let target = if i.drain_mode {
-            i.conn.iter().all(|f| f.empty)
-        } else {
-            i.conn.iter().all(|f| f.halted)
-        };
-        let mut o = MonitorOut {
-            phase: self.phase.code(),
-            ..MonitorOut::default()
-        };
-        match self.phase {
-            Phase::Idle => o.switch_ready = true,
-            Phase::Wait => {
-                o.cmd_halt = halting;
-                o.feed_stop = true;
-                o.all_halted_seen = self.timer >= self.round_trip() && target;
-            }
-            Phase::Store => {
-                o.cmd_halt = halting;
-                o.feed_stop = true;
-                o.store_req = true;
-            }
-            Phase::Reset => {
-                o.cmd_halt = halting;
-                o.feed_stop = true;
-                o.cmd_reset = true;
-            }
-            Phase::ResetWait => {
-                o.cmd_halt = halting;
-                o.feed_stop = true;
-            }
-            Phase::Restore => {
-                o.cmd_halt = halting;
-                o.feed_stop = true;
-                o.restore_req = true;
-            }
-            Phase::Release => {}
+    /// Check this cycle's outputs `o` for the inputs `i` (`reset`: the monitor's synchronous
+    /// reset is high this cycle), then advance to the next cycle.
+    pub fn check(&mut self, i: &MonitorIn, o: &MonitorOut, reset: bool) -> Result<(), String> {
+        let want_violation = (i.store_done && !o.store_req) || (i.restore_done && !o.restore_req);
+        if o.violation != want_violation {
+            return Err(format!(
+                "violation {} with store_done {} / store_req {}, restore_done {} / restore_req {}",
+                o.violation, i.store_done, o.store_req, i.restore_done, o.restore_req
+            ));
         }
-        o.violation = (i.store_done && !o.store_req) || (i.restore_done && !o.restore_req);
-        for (g, f) in i.conn.iter().enumerate() {
-            if self.watching(i, f) && self.counts[g] >= i.deadlock_threshold as u64 {
-                o.deadlock = true;
-                if !f.not_quiescent {
-                    o.line_resume |= self.chains[g];
+        check_phase_code(o)?;
+        // The steps before this cycle's switch command decide what the watchdog may do.
+        let step_before = self.step;
+        self.check_sequence(i, o)?;
+        self.check_watchdog(step_before, i, o)?;
+        if reset {
+            *self = MonitorModel {
+                cycle: self.cycle + 1,
+                ..MonitorModel::new(&self.chains, self.stages as usize)
+            };
+        } else {
+            self.prev = i.conn.clone();
+            self.cycle += 1;
+        }
+        Ok(())
+    }
+
+    /// The ST-5 sequence in this cycle. Long because it is the sequence, one arm per step.
+    fn check_sequence(&mut self, i: &MonitorIn, o: &MonitorOut) -> Result<(), String> {
+        let halting = !i.drain_mode;
+        let held = o.cmd_halt == halting && o.feed_stop;
+        let c = self.cycle;
+        match self.step {
+            Step::Idle | Step::Released => {
+                if o.cmd_halt || o.cmd_reset || o.store_req || o.restore_req || o.feed_stop {
+                    return Err(format!("no switch under way, yet {:?}", o));
+                }
+                if self.step == Step::Released && !o.switch_ready {
+                    let since = c - self.released.unwrap_or(c);
+                    if since > self.round_trip() + 1 {
+                        return Err(format!(
+                            "still not ready for a switch {} cycles after the release",
+                            since
+                        ));
+                    }
+                }
+            }
+            Step::Halting => {
+                if o.switch_ready || !held || o.cmd_reset || o.store_req || o.restore_req {
+                    return Err(format!("waiting for all halted, yet {:?}", o));
+                }
+                let raised = *self.halt_raised.get_or_insert(c);
+                let target = if i.drain_mode {
+                    i.conn.iter().all(|f| f.empty)
                 } else {
-                    o.line_reset |= self.chains[g];
+                    i.conn.iter().all(|f| f.halted)
+                };
+                // The roll-up shows the units' states of cycle c - stages: they tell about the
+                // halt only if it had reached the units and they had reacted by then.
+                let trusted = c >= raised + self.round_trip();
+                if o.all_halted_seen != (target && trusted) {
+                    return Err(format!(
+                        "all_halted_seen {} with the roll-up showing the target {} and the \
+                         halt raised {} cycles ago",
+                        o.all_halted_seen,
+                        target,
+                        c - raised
+                    ));
+                }
+                if o.all_halted_seen {
+                    self.step = Step::Storing;
+                }
+            }
+            Step::Storing => {
+                if o.switch_ready || !held || !o.store_req || o.cmd_reset || o.restore_req {
+                    return Err(format!("storing, yet {:?}", o));
+                }
+                if i.store_done {
+                    self.step = Step::Resetting;
+                }
+            }
+            Step::Resetting => {
+                if o.switch_ready || !held || o.store_req || (o.restore_req && o.cmd_reset) {
+                    return Err(format!("after the store, yet {:?}", o));
+                }
+                if o.cmd_reset {
+                    self.reset_issued.get_or_insert(c);
+                }
+                match self.reset_issued {
+                    None if o.restore_req => {
+                        return Err("restore asked for before any reset".into());
+                    }
+                    None => {}
+                    Some(r) if o.restore_req && c < r + self.stages => {
+                        return Err(format!(
+                            "restore asked for {} cycles after the reset, before it reached \
+                             the units",
+                            c - r
+                        ));
+                    }
+                    Some(r) if !o.restore_req && c > r + self.stages + 2 => {
+                        return Err(format!("no restore {} cycles after the reset", c - r));
+                    }
+                    Some(_) => {}
+                }
+                if o.restore_req {
+                    self.step = Step::Restoring;
+                }
+            }
+            Step::Restoring => {
+                if o.switch_ready || !held || !o.restore_req || o.cmd_reset || o.store_req {
+                    return Err(format!("restoring, yet {:?}", o));
                 }
             }
         }
-        o
-    }
-
-    fn watching(&self, i: &MonitorIn, f: &Flags) -> bool {
-        let enabled = self.phase == Phase::Idle || (self.phase == Phase::Wait && i.drain_mode);
-        let moving = i.progress || i.conn.iter().zip(&self.prev).any(|(a, b)| a != b);
-        enabled && !moving && i.deadlock_threshold != 0 && (!f.not_quiescent || !f.not_stalled)
-    }
-
-    /// Clock edge.
-    pub fn clock(&mut self, i: &MonitorIn, reset: bool) {
-        if reset {
-            *self = MonitorModel::new(&self.chains, self.stages as usize);
-            return;
+        if self.step == Step::Restoring && i.restore_done {
+            self.step = Step::Released;
+            self.released = Some(c + 1);
         }
-        let o = self.outputs(i);
-        for (g, f) in i.conn.iter().enumerate() {
-            if self.watching(i, f) && self.counts[g] < i.deadlock_threshold as u64 {
-                self.counts[g] += 1;
-            } else {
-                self.counts[g] = 0;
+        if o.switch_ready {
+            if !matches!(self.step, Step::Idle | Step::Released) {
+                return Err(format!("ready for a switch while {:?}", self.step));
+            }
+            self.step = Step::Idle;
+            if i.switch_valid {
+                self.step = Step::Halting;
+                self.halt_raised = None;
+                self.reset_issued = None;
             }
         }
-        self.prev = i.conn.clone();
-        let timer = (self.timer + 1).min(255);
-        let (phase, timer) = match self.phase {
-            Phase::Idle if i.switch_valid => (Phase::Wait, 0),
-            Phase::Wait if o.all_halted_seen => (Phase::Store, timer),
-            Phase::Store if i.store_done => (Phase::Reset, timer),
-            Phase::Reset => (Phase::ResetWait, 0),
-            Phase::ResetWait if self.timer >= self.stages => (Phase::Restore, timer),
-            Phase::Restore if i.restore_done => (Phase::Release, 0),
-            Phase::Release if self.timer >= self.round_trip() => (Phase::Idle, timer),
-            p => (p, timer),
+        Ok(())
+    }
+
+    /// The ST-7 rule in this cycle (`step`: where the switch stood at the cycle's start).
+    fn check_watchdog(&mut self, step: Step, i: &MonitorIn, o: &MonitorOut) -> Result<(), String> {
+        let may_run = match step {
+            Step::Idle => true,
+            Step::Released => o.switch_ready,
+            Step::Halting => i.drain_mode,
+            _ => false,
         };
-        self.phase = phase;
-        self.timer = timer;
+        let watching = may_run && i.deadlock_threshold != 0;
+        let threshold = i.deadlock_threshold as u64;
+        let (mut resumed, mut reset) = (0u64, 0u64);
+        for (g, f) in i.conn.iter().enumerate() {
+            let members = self.chains[g];
+            let waiting = !f.not_quiescent || !f.not_stalled;
+            let moved = i.progress & members != 0 || *f != self.prev[g];
+            self.still[g] = if watching && waiting && !moved {
+                self.still[g] + 1
+            } else {
+                0
+            };
+            let (on_resume, on_reset) = (o.line_resume & members, o.line_reset & members);
+            if on_resume == 0 && on_reset == 0 {
+                if self.still[g] > threshold {
+                    return Err(format!(
+                        "connection {} has waited without progress for {} cycles (threshold \
+                         {}) and the watchdog has not acted",
+                        g, self.still[g], threshold
+                    ));
+                }
+                continue;
+            }
+            if self.still[g] <= threshold {
+                return Err(format!(
+                    "the watchdog acted on connection {} after {} cycles without progress \
+                     (threshold {})",
+                    g, self.still[g], threshold
+                ));
+            }
+            let quiescent = !f.not_quiescent;
+            let (on, off) = if quiescent {
+                (on_resume, on_reset)
+            } else {
+                (on_reset, on_resume)
+            };
+            if on != members || off != 0 {
+                return Err(format!(
+                    "connection {} shows {:?}: expected a {} of all its units {:#x}, got \
+                     line_resume {:#x} line_reset {:#x}",
+                    g,
+                    f,
+                    if quiescent { "resume" } else { "reset" },
+                    members,
+                    o.line_resume,
+                    o.line_reset
+                ));
+            }
+            self.still[g] = 0;
+            if quiescent {
+                resumed |= members;
+            } else {
+                reset |= members;
+            }
+        }
+        let acted = resumed | reset != 0;
+        if o.line_resume != resumed || o.line_reset != reset || o.deadlock != acted {
+            return Err(format!(
+                "watchdog lines resume {:#x} reset {:#x} deadlock {}, expected {:#x} {:#x} {}",
+                o.line_resume, o.line_reset, o.deadlock, resumed, reset, acted
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The phase code the monitor publishes agrees with what it does.
+fn check_phase_code(o: &MonitorOut) -> Result<(), String> {
+    use phase_code::*;
+    let ok = (o.switch_ready == (o.phase == IDLE))
+        && (o.store_req == (o.phase == STORE))
+        && (o.restore_req == (o.phase == RESTORE))
+        && (o.cmd_reset == (o.phase == RESET))
+        && (!o.all_halted_seen || o.phase == WAIT)
+        && o.phase <= RELEASE
+        && (o.phase != RESET_WAIT || o.feed_stop);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("phase {} does not agree with {:?}", o.phase, o))
     }
 }
 
@@ -619,7 +797,8 @@ pub struct ClusterIn {
     pub switch_valid: bool,
     pub drain_mode: bool,
     pub deadlock_threshold: u16,
-    pub progress: bool,
+    /// Bit i: unit i moved work this cycle.
+    pub progress: u64,
     pub store_done: bool,
     pub restore_done: bool,
 }
@@ -654,8 +833,12 @@ pub struct ClusterOut {
     pub monitor: MonitorOut,
 }
 
-/// Golden model of the status cluster: the ST-3 table per unit, the roll-up, the monitor and
-/// the command tree models wired as the cluster wires the RTL.
+/// Golden model of the status cluster: the ST-3 table per unit, the roll-up and the command
+/// tree models wired as the cluster wires the RTL, and the monitor checker ([`MonitorModel`])
+/// judging the monitor's outputs. The exactly defined parts (unit states, commands reaching
+/// the units, roll-up) are predicted; the monitor's outputs are checked against the ST-5/ST-7
+/// rules and then drive the command tree model. A watchdog reset line is taken only by a unit
+/// in STALLED (ST-7: the stalled chain); the broadcast reset by every unit.
 #[derive(Debug, Clone)]
 pub struct ClusterModel {
     pub states: Vec<State>,
@@ -675,41 +858,66 @@ impl ClusterModel {
         }
     }
 
-    /// Outputs for this cycle's inputs (combinational view).
-    pub fn outputs(&self, i: &ClusterIn) -> ClusterOut {
-        let conn = self.rollup.output();
+    /// The commands each unit takes this cycle: a line reset only while the unit is STALLED.
+    pub fn unit_commands(&self) -> Vec<UnitCommand> {
+        let broadcast = self.commands.broadcast_reset();
+        self.commands
+            .output()
+            .iter()
+            .zip(&self.states)
+            .map(|(c, s)| UnitCommand {
+                reset: broadcast || (c.reset && *s == State::Stalled),
+                ..*c
+            })
+            .collect()
+    }
+
+    /// Check the cluster's outputs `got` for this cycle's inputs `i`, then clock the model.
+    pub fn check(&mut self, i: &ClusterIn, got: &ClusterOut) -> Result<(), String> {
+        let cmds = self.unit_commands();
+        let conn = self.rollup.output().to_vec();
         let mut unit_violation = 0;
         for (k, a) in i.units.iter().enumerate() {
             if a.out_blocked && !a.out_valid {
                 unit_violation |= 1 << k;
             }
         }
-        ClusterOut {
-            commands: self.commands.output().to_vec(),
-            status: self.states.iter().map(|s| s.code()).collect(),
-            unit_violation,
-            rollup: conn.iter().fold(Flags::ONES, |a, f| a.and(*f)),
-            monitor: self.monitor.outputs(&i.monitor(conn)),
+        if got.commands != cmds {
+            return Err(format!("commands {:?}, the model {:?}", got.commands, cmds));
         }
-    }
-
-    /// Clock edge.
-    pub fn clock(&mut self, i: &ClusterIn) {
-        let mi = i.monitor(self.rollup.output());
-        let mo = self.monitor.outputs(&mi);
+        let status: Vec<u64> = self.states.iter().map(|s| s.code()).collect();
+        if got.status != status {
+            return Err(format!("status {:?}, the model {:?}", got.status, status));
+        }
+        if got.unit_violation != unit_violation {
+            return Err(format!(
+                "unit_violation {:#x}, the model {:#x}",
+                got.unit_violation, unit_violation
+            ));
+        }
+        let rollup = conn.iter().fold(Flags::ONES, |a, f| a.and(*f));
+        if got.rollup != rollup {
+            return Err(format!("roll-up {:?}, the model {:?}", got.rollup, rollup));
+        }
+        self.monitor
+            .check(&i.monitor(&conn), &got.monitor, i.reset)
+            .map_err(|e| format!("monitor: {}", e))?;
         let flags: Vec<Flags> = self.states.iter().map(|s| s.flags()).collect();
-        let cmds = self.commands.output().to_vec();
         for (k, s) in self.states.iter_mut().enumerate() {
             *s = next_state(*s, &i.units[k].inputs(i.reset, cmds[k])).1;
         }
         self.rollup.clock(&flags, i.reset);
-        self.monitor.clock(&mi, i.reset);
         let broadcast = UnitCommand {
-            halt: mo.cmd_halt,
-            reset: mo.cmd_reset,
+            halt: got.monitor.cmd_halt,
+            reset: got.monitor.cmd_reset,
             resume: false,
         };
-        self.commands
-            .clock(broadcast, mo.line_reset, mo.line_resume, i.reset);
+        self.commands.clock(
+            broadcast,
+            got.monitor.line_reset,
+            got.monitor.line_resume,
+            i.reset,
+        );
+        Ok(())
     }
 }

@@ -415,6 +415,7 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
         commands,
         drain: false,
         seed,
+        store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: system::MAX_CYCLES,
         vcd: None,
     })

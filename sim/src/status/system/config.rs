@@ -11,6 +11,9 @@ pub const NACK_PROB: f64 = 0.02;
 pub const NACK_RETRY: u32 = 6;
 /// Fixed cost of a context store or restore, in cycles.
 pub const STORE_BASE: u64 = 8;
+/// Default cost of moving one word of unit state through memory in a store or a restore, in
+/// cycles (ST-9 sweeps it: `SystemConfig::store_cycles_per_word`).
+pub const STORE_CYCLES_PER_WORD: f64 = 1.0;
 /// ST-6: every halt completes within this many cycles.
 pub const HALT_LIMIT: u64 = 200;
 /// Longest memory latency a scenario may ask for (keeps ST-6 satisfiable: a halt waits at most
@@ -46,6 +49,10 @@ pub struct SystemConfig {
     /// Prior-art protocol: drain until empty instead of halting.
     pub drain: bool,
     pub seed: u64,
+    /// Cycles per word of unit state moved through memory by a context store or restore
+    /// (each unit's state is 1 word plus 1 per work item it holds; the words of all units go
+    /// through the one memory path, so draining, which empties the units, shrinks a store).
+    pub store_cycles_per_word: f64,
     /// Stop with an error after this many cycles (at most [`MAX_CYCLES`]).
     pub max_cycles: u64,
     /// Record the waves of the whole status cluster (every unit's FSM, the roll-up tree, the

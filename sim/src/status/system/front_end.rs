@@ -70,10 +70,14 @@ impl FrontEnd {
         (0..self.contexts.len()).all(|c| self.next_out[c] == self.contexts[c])
     }
 
-    /// Every work item of every context was fed, and no context is stored.
+    /// Every work item of every context was fed, and no stored context holds a work item.
     pub fn all_fed_none_saved(&self) -> bool {
         (0..self.contexts.len()).all(|c| self.next_feed[c] == self.contexts[c])
-            && self.saved.iter().all(Option::is_none)
+            && self
+                .saved
+                .iter()
+                .flatten()
+                .all(|units| units.iter().all(|u| u.items() == 0))
     }
 
     /// Take the next switch command once its cycle has come (one at a time); when the running
@@ -104,15 +108,22 @@ impl FrontEnd {
     }
 
     /// The context store's cycle: returns (store done, restore done). A store or restore takes
-    /// [`STORE_BASE`] cycles plus the largest unit's words.
-    pub fn context_store(&mut self, monitor_phase: u64, units: &[UnitState]) -> (bool, bool) {
+    /// [`STORE_BASE`] cycles plus `cycles_per_word` per word of all units' state (through the
+    /// one memory path), rounded up.
+    pub fn context_store(
+        &mut self,
+        monitor_phase: u64,
+        units: &[UnitState],
+        cycles_per_word: f64,
+    ) -> (bool, bool) {
+        let cost = |words: u64| STORE_BASE + (words as f64 * cycles_per_word).ceil() as u64;
         let mut store_done = false;
         let mut restore_done = false;
         if let Some(o) = self.ongoing.as_mut() {
             if monitor_phase == phase::STORE {
                 let left = o
                     .store_left
-                    .get_or_insert_with(|| STORE_BASE + store_words(units).0);
+                    .get_or_insert_with(|| cost(store_words(units).1));
                 *left = left.saturating_sub(1);
                 store_done = *left == 0;
             }
@@ -121,9 +132,9 @@ impl FrontEnd {
                     .saved
                     .get(self.target)
                     .and_then(|s| s.as_ref())
-                    .map(|s| store_words(s).0)
-                    .unwrap_or(1);
-                let left = o.restore_left.get_or_insert(STORE_BASE + words);
+                    .map(|s| store_words(s).1)
+                    .unwrap_or(units.len() as u64);
+                let left = o.restore_left.get_or_insert(cost(words));
                 *left = left.saturating_sub(1);
                 restore_done = *left == 0;
             }

@@ -26,10 +26,10 @@
 //!   the pipeline or took one out of it this cycle" (what a front end can see without more
 //!   wires): a pipeline that is merely back-pressured still moves work at its ends.
 //! - the context store: on `store_req` it saves every unit's state for the running context, on
-//!   `restore_req` it loads the next context's saved state. Reading: each unit saves and
-//!   restores its own state in parallel (the seed's "stored locally within each processing
-//!   unit"), one word per cycle: a store or restore takes [`STORE_BASE`] + max over units of
-//!   (1 + items the unit holds) cycles.
+//!   `restore_req` it loads the next context's saved state. Reading: a unit's state is 1 word
+//!   plus 1 per work item it holds, and the words of all units go through memory: a store or
+//!   restore takes [`STORE_BASE`] + ceil(`store_cycles_per_word` x words) cycles, so a drained
+//!   pipeline (every unit empty) stores less than a halted one.
 //!
 //! Invariants checked while running (a failure is [`RunError::Violation`]): every work item of
 //! every context leaves the pipeline exactly once and in order (ST-8); all units HALTED within
@@ -50,6 +50,7 @@ use cluster_io::{ClusterPort, MonitorView};
 use front_end::FrontEnd;
 use pipeline::{Pipeline, UnitCommands};
 use serde_json::json;
+use std::collections::VecDeque;
 use tracer::Tracer;
 
 mod cluster_io;
@@ -98,6 +99,12 @@ struct System<'c, 't, const S: usize> {
     front: FrontEnd,
     /// Each unit's state as its FSM reports it.
     states: Vec<State>,
+    /// The units' states of the last `S` + 1 cycles, oldest first: the monitor sees the
+    /// states of cycle c - `S` in cycle c (the roll-up's latency).
+    history: VecDeque<Vec<State>>,
+    /// The last cycle the monitor issued a command into the command tree (a pulse in flight
+    /// until it has reached the units `S` cycles later).
+    last_command: Option<u64>,
     res: SystemResult,
     trace: Tracer<'t>,
 }
@@ -110,6 +117,8 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             pipeline: Pipeline::new(&cfg.units, cfg.seed),
             front: FrontEnd::new(&cfg.contexts, &cfg.commands),
             states: vec![State::Empty; cfg.units.len()],
+            history: VecDeque::new(),
+            last_command: None,
             res: SystemResult::default(),
             trace,
         })
@@ -118,6 +127,10 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
     /// One cycle; returns false once the run is over (before anything happens in `cycle`).
     fn cycle(&mut self, cycle: u64) -> Result<bool, RunError> {
         let reset = cycle == 0;
+        self.history.push_back(self.states.clone());
+        if self.history.len() > S + 1 {
+            self.history.pop_front();
+        }
         // A. Commands reaching the units this cycle (tree registers).
         let cmds = self.cluster.commands();
         // B. Front end: work finished? new switch commands? context store.
@@ -129,7 +142,7 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             .next_switch(cycle, monitor_phase, self.pipeline.drained());
         let (store_done, restore_done) = self
             .front
-            .context_store(monitor_phase, self.pipeline.units());
+            .context_store(monitor_phase, self.pipeline.units(), self.cfg.store_cycles_per_word);
         // C. Behavioural units.
         let (units, progress) = self.run_units(cycle, reset, cmds)?;
         // D. The cluster's inputs settle; the front end reacts to the monitor.
@@ -152,11 +165,14 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         Ok(true)
     }
 
-    /// Whether the run is over: every work item out and no switch asked for or under way; or
-    /// nothing left to feed and nothing in the pipeline, but work missing (it was lost; the
-    /// ST-8 check at the end says which). Running out of cycles is an error.
+    /// Whether the run is over: every work item out, no switch asked for or under way and no
+    /// command in flight in the tree; or, as quiet, nothing left to feed, nothing in the
+    /// pipeline and nothing in a stored context, but work missing (it was lost; the ST-8 check
+    /// at the end says which). Running out of cycles is an error.
     fn finished(&self, cycle: u64, monitor_phase: u64) -> Result<bool, RunError> {
-        let quiet = self.front.quiet(monitor_phase);
+        // A command pulse still travelling down the tree has not happened yet.
+        let in_flight = self.last_command.is_some_and(|c| cycle <= c + S as u64);
+        let quiet = self.front.quiet(monitor_phase) && !in_flight;
         if self.front.all_done() && quiet {
             return Ok(true);
         }
@@ -174,16 +190,18 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
     }
 
     /// The behavioural units' cycle under the commands `cmds`, and the feeder's; returns the
-    /// units' ST-2 activity (sampled before anything moved) and whether work entered or left
-    /// the pipeline (`progress`).
+    /// units' ST-2 activity (sampled before anything moved) and which units moved work
+    /// (`progress`, bit i = unit i took or delivered an item or its memory answered).
     fn run_units(
         &mut self,
         cycle: u64,
         reset: bool,
         cmds: UnitCommands,
-    ) -> Result<(Vec<UnitActivity>, bool), RunError> {
-        let feeder_offer = self.front.feeder_offer(self.cluster.feed_stop());
-        let view = self.pipeline.view(cmds, feeder_offer, reset);
+    ) -> Result<(Vec<UnitActivity>, u64), RunError> {
+        let feed_stop = self.cluster.feed_stop();
+        let feeder_offer = self.front.feeder_offer(feed_stop);
+        let draining = self.cfg.drain && feed_stop;
+        let view = self.pipeline.view(cmds, feeder_offer, reset, draining);
         for i in 0..self.states.len() {
             if cmds.resume(i) {
                 self.res.resumes += 1;
@@ -192,11 +210,9 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
                     .ev(cycle, "resume", || json!({"unit": i, "state": st.name()}))?;
             }
         }
-        let mut progress = false;
         if let Some(item) = self.pipeline.move_outputs(&view, cmds, reset) {
             self.front.output(item, cycle)?;
             self.res.outputs += 1;
-            progress = true;
             let (ctx, idx) = item;
             self.trace
                 .ev(cycle, "output", || json!({"context": ctx, "item": idx}))?;
@@ -206,9 +222,8 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         if feeder_offer && view.ready[0] && !reset {
             let item = self.front.take_feed();
             self.pipeline.feed(item);
-            progress = true;
         }
-        Ok((view.activity, progress))
+        Ok((view.activity, self.pipeline.take_progress()))
     }
 
     /// The monitor's view of this cycle: a violation ends the run; the switch command taken,
@@ -238,47 +253,59 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             self.res.deadlocks += 1;
             self.deadlock_events(cycle, m)?;
         }
+        if m.cmd_halt || m.cmd_reset || m.line_resume != 0 || m.line_reset != 0 {
+            self.last_command = Some(cycle);
+        }
         Ok(())
     }
 
-    /// Name the units of the fired connections that are in the watched state (all of the
-    /// connection's units if none is any more), with the action taken.
+    /// The units the monitor acted on, per connection that fired: the monitor sees the
+    /// states of cycle `cycle` - `S` (the roll-up's latency), so a connection it resumes had a
+    /// QUIESCENT unit then, and one it resets a STALLED unit (its stalled chain); each of those
+    /// units gets a `deadlock` event with that state, the state the monitor acted on. A
+    /// connection fired without such a unit is a violation (the RTL acted on a state no unit
+    /// was in). The commands are in flight until they reach the units.
     fn deadlock_events(&mut self, cycle: u64, m: &MonitorView) -> Result<(), RunError> {
-        let bit = |v: u64, i: usize| v & (1u64 << i) != 0;
-        let watched = |i: usize| {
-            if bit(m.line_resume, i) {
-                Some(State::Quiescent)
-            } else if bit(m.line_reset, i) {
-                Some(State::Stalled)
+        let seen = self.history.front().cloned().unwrap_or_default();
+        for (g, &members) in self.cfg.groups.iter().enumerate() {
+            let (want, action) = if m.line_resume & members != 0 {
+                (State::Quiescent, "resume")
+            } else if m.line_reset & members != 0 {
+                (State::Stalled, "reset")
             } else {
-                None
-            }
-        };
-        let n = self.states.len();
-        let mut named: Vec<usize> = (0..n)
-            .filter(|&i| watched(i) == Some(self.states[i]))
-            .collect();
-        if named.is_empty() {
-            named = (0..n).filter(|&i| watched(i).is_some()).collect();
-        }
-        for i in named {
-            let st = self.states[i];
-            let action = if bit(m.line_resume, i) {
-                "resume"
-            } else {
-                "reset"
+                continue;
             };
-            self.trace.ev(
-                cycle,
-                "deadlock",
-                || json!({"unit": i, "state": st.name(), "action": action}),
-            )?;
+            let named: Vec<usize> = (0..seen.len())
+                .filter(|&i| members & (1u64 << i) != 0 && seen[i] == want)
+                .collect();
+            if named.is_empty() || self.history.len() <= S {
+                return Err(RunError::Violation(format!(
+                    "cycle {}: the watchdog acted ({}) on connection {}, but none of its units \
+                     was {} {} cycles before (ST-7)",
+                    cycle, action, g, want, S
+                )));
+            }
+            for &i in &named {
+                self.trace.ev(
+                    cycle,
+                    "deadlock",
+                    || json!({"unit": i, "state": want.name(), "action": action}),
+                )?;
+            }
+            if action == "reset" {
+                self.trace.ev(
+                    cycle,
+                    "reset",
+                    || json!({"scope": "chain", "units": named}),
+                )?;
+            }
         }
         Ok(())
     }
 
-    /// The context store's side of the switch, and the resets: a finished store saves the
-    /// running context; the broadcast reset and the watchdog's chain resets are traced; a
+    /// The context store's side of the switch, and its reset: a finished store saves the
+    /// running context; the broadcast reset is traced (the watchdog's chain resets are traced
+    /// with its `deadlock` events); a
     /// finished restore loads the next context, releases the halt and records the switch.
     fn context_store_events(
         &mut self,
@@ -297,13 +324,6 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         }
         if m.cmd_reset {
             self.trace.ev(cycle, "reset", || json!({"scope": "all"}))?;
-        }
-        if m.line_reset != 0 {
-            let list: Vec<usize> = (0..self.states.len())
-                .filter(|&i| m.line_reset & (1u64 << i) != 0)
-                .collect();
-            self.trace
-                .ev(cycle, "reset", || json!({"scope": "chain", "units": list}))?;
         }
         if restore_done {
             let (units, record) = self.front.restore(self.states.len(), cycle);

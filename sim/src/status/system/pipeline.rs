@@ -1,6 +1,14 @@
 //! The behavioural processing units of the status system, chained into a pipeline: each unit's
 //! input queue, gather, memory access, processing pipeline and output buffer, how it reacts to
 //! the commands that reach it, and the ST-2 activity it reports to its status FSM.
+//!
+//! Reset without loss (ST-7, ST-8): a unit that takes a reset command (the watchdog's reset of
+//! a stalled chain, or the broadcast reset of a context switch) clears its gather, memory
+//! access, processing pipeline and output buffer, and REPLAYS the work items it had accepted
+//! but not yet output: they go, oldest first, into its replay queue, which the unit consumes
+//! before any new input (the replay queue is part of the unit's state: counted in what the
+//! unit holds, in `in_active`, and saved and restored by the context store). Nothing accepted
+//! is dropped, and the order of every context's items is kept.
 use super::config::{UnitParams, IN_QUEUE, NACK_PROB, NACK_RETRY};
 use crate::status::golden::UnitActivity;
 use rand::{Rng, SeedableRng};
@@ -24,6 +32,9 @@ struct MemAccess {
 /// The storable state of one unit (what the context store saves).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct UnitState {
+    /// Accepted items to be processed again after a reset, oldest first; consumed before
+    /// `in_q`.
+    replay: VecDeque<Item>,
     in_q: VecDeque<Item>,
     gather: Vec<Item>,
     mem: Option<MemAccess>,
@@ -43,7 +54,8 @@ pub fn store_words(units: &[UnitState]) -> (u64, u64) {
 impl UnitState {
     /// Work items the unit holds.
     pub fn items(&self) -> usize {
-        self.in_q.len()
+        self.replay.len()
+            + self.in_q.len()
             + self.gather.len()
             + self.mem.as_ref().map_or(0, |m| m.items.len())
             + self.staged.len()
@@ -61,7 +73,7 @@ impl UnitState {
     ) -> UnitActivity {
         let mem_pending = self.mem.as_ref().is_some_and(|m| m.remaining > 0);
         UnitActivity {
-            in_active: !self.in_q.is_empty() || upstream_offer,
+            in_active: !self.replay.is_empty() || !self.in_q.is_empty() || upstream_offer,
             busy: !self.proc.is_empty() || !self.staged.is_empty(),
             out_valid: !self.out_buf.is_empty(),
             out_blocked: self.out_buf.len() >= p.out_buffer as usize && !downstream_ready,
@@ -75,30 +87,58 @@ impl UnitState {
         }
     }
 
+    /// A reset command: every accepted item goes into the replay queue, oldest first (output
+    /// buffer, processing pipeline, staged, memory access, gather, earlier replay, input
+    /// queue); everything else is cleared.
+    fn reset_with_replay(&mut self) {
+        let mut replay: VecDeque<Item> = VecDeque::with_capacity(self.items());
+        replay.extend(self.out_buf.drain(..));
+        replay.extend(self.proc.drain(..).map(|(item, _)| item));
+        replay.extend(self.staged.drain(..));
+        if let Some(m) = self.mem.take() {
+            replay.extend(m.items);
+        }
+        replay.extend(self.gather.drain(..));
+        replay.extend(self.replay.drain(..));
+        replay.extend(self.in_q.drain(..));
+        *self = UnitState {
+            replay,
+            ..UnitState::default()
+        };
+    }
+
+    /// The next input item: the replay queue first, then the input queue.
+    fn next_input(&mut self) -> Option<Item> {
+        self.replay.pop_front().or_else(|| self.in_q.pop_front())
+    }
+
     /// One cycle of a unit not in reset: memory answers even while `frozen` (halted); the rest
-    /// only runs when not frozen.
+    /// only runs when not frozen. `flush`: a partial gather becomes a batch (a resume, or the
+    /// end of the input of a draining pipeline). Returns whether the memory answered.
     fn advance(
         &mut self,
         p: &UnitParams,
         frozen: bool,
         resume: bool,
+        flush: bool,
         rng: &mut ChaCha8Rng,
         nacks: &mut u64,
-    ) {
+    ) -> bool {
         let answered = self.memory_answer(nacks);
         if frozen {
-            return;
+            return answered;
         }
         self.process(p);
         if !answered {
             self.retry_after_nack(p, resume, rng);
         }
-        self.form_batch(p, resume, rng);
+        self.form_batch(p, resume || flush, rng);
         if p.gather >= 2 && self.gather.len() < p.gather as usize {
-            if let Some(item) = self.in_q.pop_front() {
+            if let Some(item) = self.next_input() {
                 self.gather.push(item);
             }
         }
+        answered
     }
 
     /// The outstanding memory access counts down; returns whether it was answered this cycle.
@@ -157,20 +197,20 @@ impl UnitState {
         }
     }
 
-    /// With memory and staging free, a full gather (or, on `resume`, a partial one) or the next
+    /// With memory and staging free, a full gather (or, on `flush`, a partial one) or the next
     /// input becomes a batch: a memory access, or staged at once without memory.
-    fn form_batch(&mut self, p: &UnitParams, resume: bool, rng: &mut ChaCha8Rng) {
+    fn form_batch(&mut self, p: &UnitParams, flush: bool, rng: &mut ChaCha8Rng) {
         if self.mem.is_some() || !self.staged.is_empty() {
             return;
         }
         let batch: Vec<Item> = if p.gather >= 2 {
-            if self.gather.len() >= p.gather as usize || (resume && !self.gather.is_empty()) {
+            if self.gather.len() >= p.gather as usize || (flush && !self.gather.is_empty()) {
                 std::mem::take(&mut self.gather)
             } else {
                 vec![]
             }
         } else {
-            self.in_q.pop_front().into_iter().collect()
+            self.next_input().into_iter().collect()
         };
         if batch.is_empty() {
             return;
@@ -221,6 +261,9 @@ pub struct CycleView {
     pub ready: Vec<bool>,
     /// The ST-2 inputs each unit reports this cycle.
     pub activity: Vec<UnitActivity>,
+    /// Unit i flushes a partial gather this cycle: the pipeline drains (the prior-art switch
+    /// of ST-9) and no more input can reach the unit (nothing in it or upstream of it).
+    pub flush: Vec<bool>,
 }
 
 /// The chain of behavioural units; unit i's output feeds unit i+1, the last unit's output
@@ -229,6 +272,9 @@ pub struct Pipeline {
     params: Vec<UnitParams>,
     units: Vec<UnitState>,
     rng: ChaCha8Rng,
+    /// This cycle's progress so far, bit i = unit i took or delivered a work item or its
+    /// memory answered (the monitor's per-unit `progress`, ST-7).
+    progress: u64,
 }
 
 impl Pipeline {
@@ -237,7 +283,13 @@ impl Pipeline {
             params: params.to_vec(),
             units: vec![UnitState::default(); params.len()],
             rng: ChaCha8Rng::seed_from_u64(seed),
+            progress: 0,
         }
+    }
+
+    /// The cycle's per-unit progress (bit i = unit i moved work), cleared for the next cycle.
+    pub fn take_progress(&mut self) -> u64 {
+        std::mem::take(&mut self.progress)
     }
 
     pub fn units(&self) -> &[UnitState] {
@@ -255,8 +307,15 @@ impl Pipeline {
     }
 
     /// What each unit does this cycle under the commands `cmds`, with the front end offering
-    /// a work item to unit 0 if `feeder_offer`.
-    pub fn view(&self, cmds: UnitCommands, feeder_offer: bool, reset: bool) -> CycleView {
+    /// a work item to unit 0 if `feeder_offer`; `draining`: the front end drains the pipeline
+    /// (drain protocol, feed stopped), so a unit with no input left flushes a partial gather.
+    pub fn view(
+        &self,
+        cmds: UnitCommands,
+        feeder_offer: bool,
+        reset: bool,
+        draining: bool,
+    ) -> CycleView {
         let n = self.units.len();
         let frozen: Vec<bool> = (0..n).map(|i| cmds.halt(i) && !reset).collect();
         let ready: Vec<bool> = (0..n)
@@ -275,10 +334,20 @@ impl Pipeline {
                 self.units[i].activity(&self.params[i], offer(i), down)
             })
             .collect();
+        let flush = (0..n)
+            .map(|i| {
+                draining
+                    && !feeder_offer
+                    && self.units[..i].iter().all(|u| u.items() == 0)
+                    && self.units[i].replay.is_empty()
+                    && self.units[i].in_q.is_empty()
+            })
+            .collect();
         CycleView {
             frozen,
             ready,
             activity,
+            flush,
         }
     }
 
@@ -301,7 +370,9 @@ impl Pipeline {
                 continue;
             }
             if let Some(item) = self.units[i].out_buf.pop_front() {
+                self.progress |= 1u64 << i;
                 if i + 1 < n {
+                    self.progress |= 1u64 << (i + 1);
                     self.units[i + 1].in_q.push_back(item);
                 } else {
                     left = Some(item);
@@ -311,21 +382,37 @@ impl Pipeline {
         left
     }
 
-    /// Every unit's cycle: a unit that sees its reset command (or the system reset) clears all
-    /// of its state; the others advance. NACKs are counted in `nacks`.
+    /// Every unit's cycle: the system reset clears every unit (it holds nothing yet); a unit
+    /// that takes its reset command replays what it holds (see the module doc); the others
+    /// advance. NACKs are counted in `nacks`.
     pub fn advance(&mut self, view: &CycleView, cmds: UnitCommands, reset: bool, nacks: &mut u64) {
         for i in 0..self.units.len() {
-            if cmds.reset(i) || reset {
+            if reset {
                 self.units[i] = UnitState::default();
                 continue;
             }
+            if cmds.reset(i) {
+                self.units[i].reset_with_replay();
+                continue;
+            }
             let p = self.params[i];
-            self.units[i].advance(&p, view.frozen[i], cmds.resume(i), &mut self.rng, nacks);
+            let answered = self.units[i].advance(
+                &p,
+                view.frozen[i],
+                cmds.resume(i),
+                view.flush[i],
+                &mut self.rng,
+                nacks,
+            );
+            if answered {
+                self.progress |= 1u64 << i;
+            }
         }
     }
 
     /// The front end's work item enters unit 0.
     pub fn feed(&mut self, item: Item) {
+        self.progress |= 1;
         self.units[0].in_q.push_back(item);
     }
 }

@@ -89,6 +89,14 @@ pub fn run_command_tree<const N: usize, const S: usize>(
                 ));
             }
         }
+        if u.unit_reset_broadcast.val() != model.broadcast_reset() {
+            return Err(format!(
+                "cycle {}: unit_reset_broadcast {}, the model {}",
+                cycle,
+                u.unit_reset_broadcast.val(),
+                model.broadcast_reset()
+            ));
+        }
         if let Some(c) = issued {
             if gh & 1 != 0 {
                 run.halt_latency.push((c, cycle));
@@ -122,6 +130,10 @@ fn command_groups(vars: &[(String, u32)]) -> Vec<Group> {
             ],
             vars,
         ),
-        Group::new("units").sigs(t, &["unit_halt", "unit_reset", "unit_resume"], vars),
+        Group::new("units").sigs(
+            t,
+            &["unit_halt", "unit_reset", "unit_resume", "unit_reset_broadcast"],
+            vars,
+        ),
     ]
 }

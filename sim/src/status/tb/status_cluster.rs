@@ -3,7 +3,7 @@
 //! command tree, wired as the cluster wires the RTL), under a random environment or a directed
 //! context switch; the cluster's GTKWave groups, also used for the status system's waves.
 use crate::harness::PortTrace;
-use crate::status::golden::{ClusterIn, ClusterModel, ClusterOut, Flags, Phase, UnitActivity};
+use crate::status::golden::{ClusterIn, ClusterModel, ClusterOut, Flags, Step, UnitActivity};
 use crate::status::golden::{MonitorOut, UnitCommand};
 use crate::tb::{finish_waves, harness, TbOutput};
 use crate::vcd::gtkw::Group;
@@ -49,7 +49,7 @@ pub fn set_cluster_inputs<const N: usize, const G: usize, const S: usize>(
     u.switch_valid.next = i.switch_valid;
     u.drain_mode.next = i.drain_mode;
     u.deadlock_threshold.next = bits::<16>(i.deadlock_threshold as u64);
-    u.progress.next = i.progress;
+    u.progress.next = bits::<N>(i.progress);
     u.store_done.next = i.store_done;
     u.restore_done.next = i.restore_done;
 }
@@ -196,9 +196,9 @@ pub fn run_cluster<const N: usize, const G: usize, const S: usize>(
         set_cluster_inputs(&mut h.uut, &i);
         h.settle().map_err(|e| e.to_string())?;
         let got = cluster_outputs(&h.uut, N);
-        check_cluster_outputs(&got, &model.outputs(&i), "the model")
+        model
+            .check(&i, &got)
             .map_err(|e| format!("cycle {}: {}", cycle, e))?;
-        model.clock(&i);
         h.step().map_err(|e| e.to_string())?;
         run.inputs.push(i);
         run.outputs.push(got);
@@ -298,7 +298,7 @@ impl ClusterEnv {
 
     fn next(&mut self, cycle: u64, cfg: &ClusterTb, model: &ClusterModel) -> ClusterIn {
         let reset = cycle == 0 || self.rng.gen_bool(0.002);
-        let idle = model.monitor.phase == Phase::Idle;
+        let idle = model.monitor.step == Step::Idle;
         if cfg.drain_mode.is_none() && idle && self.rng.gen_bool(0.02) {
             self.drain = !self.drain;
         }
@@ -325,10 +325,14 @@ impl ClusterEnv {
             switch_valid: !frozen && self.rng.gen_bool(0.05),
             drain_mode: self.drain,
             deadlock_threshold: cfg.deadlock_threshold,
-            progress: !frozen && self.rng.gen_bool(0.1),
-            store_done: (model.monitor.phase == Phase::Store && self.rng.gen_bool(cfg.done_prob))
+            progress: if !frozen && self.rng.gen_bool(0.1) {
+                1u64 << self.rng.gen_range(0..self.units.len())
+            } else {
+                0
+            },
+            store_done: (model.monitor.step == Step::Storing && self.rng.gen_bool(cfg.done_prob))
                 || stray,
-            restore_done: model.monitor.phase == Phase::Restore && self.rng.gen_bool(cfg.done_prob),
+            restore_done: model.monitor.step == Step::Restoring && self.rng.gen_bool(cfg.done_prob),
         }
     }
 }
@@ -367,18 +371,18 @@ pub fn run_cluster_switch<const N: usize, const G: usize, const S: usize>(
 ) -> Result<ClusterRun, String> {
     let mut halt_seen: Option<u64> = None;
     let mut in_phase = 0u64;
-    let mut last_phase = Phase::Idle;
+    let mut last_phase = Step::Idle;
     run_cluster::<N, G, S>(chains, SWITCH_CYCLES, out, |cycle, model| {
         if model.commands.output().first().is_some_and(|c| c.halt) {
             halt_seen.get_or_insert(cycle);
         }
         let memory_busy = halt_seen.map_or(cycle >= 2, |h| cycle < h + SWITCH_MEM_WAIT);
-        in_phase = if model.monitor.phase == last_phase {
+        in_phase = if model.monitor.step == last_phase {
             in_phase + 1
         } else {
             0
         };
-        last_phase = model.monitor.phase;
+        last_phase = model.monitor.step;
         let working = UnitActivity {
             in_active: true,
             busy: true,
@@ -398,9 +402,9 @@ pub fn run_cluster_switch<const N: usize, const G: usize, const S: usize>(
             switch_valid: cycle == SWITCH_AT,
             drain_mode: false,
             deadlock_threshold: 0,
-            progress: true,
-            store_done: model.monitor.phase == Phase::Store && acknowledge,
-            restore_done: model.monitor.phase == Phase::Restore && acknowledge,
+            progress: (1u64 << N) - 1,
+            store_done: model.monitor.step == Step::Storing && acknowledge,
+            restore_done: model.monitor.step == Step::Restoring && acknowledge,
         }
     })
 }

@@ -39,9 +39,10 @@ pub fn random_vectors(n: usize, seed: u64) -> Vec<Inputs> {
 /// What [`run_status_fsm`] saw.
 #[derive(Debug, Clone, Default)]
 pub struct FsmRun {
-    /// The state after each cycle's edge (the golden model agreed with the RTL).
+    /// The state the RTL reports after each cycle's edge (read from its `status` output, not
+    /// from the model).
     pub states: Vec<State>,
-    /// The ST-3 row taken in each cycle.
+    /// The ST-3 row the golden model takes in each cycle.
     pub rows: Vec<usize>,
     pub ports: Option<PortTrace>,
 }
@@ -79,7 +80,10 @@ pub fn run_status_fsm(vectors: &[Inputs], out: &TbOutput) -> Result<FsmRun, Stri
         let (row, next) = next_state(state, i);
         h.step().map_err(|e| e.to_string())?;
         state = next;
-        run.states.push(state);
+        let code = h.uut.status.val().to_u64();
+        let rtl = State::from_code(code)
+            .ok_or_else(|| format!("cycle {}: illegal status code {}", cycle, code))?;
+        run.states.push(rtl);
         run.rows.push(row);
     }
     run.ports = finish_waves(h, out, fsm_groups)?;
