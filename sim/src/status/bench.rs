@@ -163,8 +163,8 @@ pub struct Row {
     pub halt_latency_max: u64,
     pub halt_words: f64,
     pub drain_words: f64,
-    /// Watchdog actions in the drain runs (partial gathers flush as the pipeline drains, so
-    /// none should be needed).
+    /// Watchdog actions (ST-7 deadlock removals) in the halt and the drain run.
+    pub halt_deadlocks: u64,
     pub drain_deadlocks: u64,
 }
 
@@ -199,6 +199,7 @@ pub fn measure(
         halt_latency_max: halt.max_halt_latency(),
         halt_words: mean_words(&halt.switches),
         drain_words: mean_words(&drain.switches),
+        halt_deadlocks: halt.deadlocks,
         drain_deadlocks: drain.deadlocks,
     };
     Ok((row, halt.switches.iter().map(|s| s.halt_latency).collect()))
@@ -347,8 +348,10 @@ fn markdown(
     }
     let _ = writeln!(
         md,
-        "\nDrain runs needed {} watchdog actions in all (a draining pipeline flushes its partial \
-         gathers by itself).",
+        "\nWatchdog actions (ST-7 deadlock removals) over the rows above: {} in the halt runs, {} \
+         in the drain runs (in drain mode a unit whose input has run dry flushes its partial \
+         gather by itself, without a watchdog action).",
+        rows.iter().map(|r| r.halt_deadlocks).sum::<u64>(),
         rows.iter().map(|r| r.drain_deadlocks).sum::<u64>()
     );
     let _ = writeln!(
