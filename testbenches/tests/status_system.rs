@@ -624,3 +624,28 @@ fn st9_quick_bench_halting_beats_draining_and_scales_better() {
     .unwrap();
     assert!(rep.files.iter().all(|f| f.exists()));
 }
+
+/// ST-7 with the watchdog off: a gather that never fills (11 items into gathers of 4) waits
+/// forever. The run stops soon after nothing moves, exit 1, naming the QUIESCENT unit and the
+/// switched-off watchdog — not after millions of cycles. The same scenario with the watchdog on
+/// finishes.
+#[test]
+fn st7_watchdog_off_gather_deadlock_stops_early_naming_the_waiting_unit() {
+    let mut sc = json!({"unit": "status-system", "config": {"units": 4, "groups": [[0, 1], [2, 3]],
+        "tree_stages": 3, "latency": [2, 2, 1, 2], "gather": [0, 4, 0, 0], "out_buffer": [2, 2, 2, 2],
+        "mem_latency": [0, 10, 0, 0], "deadlock_threshold": 0}, "contexts": [11], "commands": []});
+    let err = run_value(&sc, &RunOptions::default()).unwrap_err();
+    assert_eq!(err.exit_code(), 1, "{}", err);
+    let msg = err.to_string();
+    assert!(msg.contains("unit 1 QUIESCENT"), "{}", msg);
+    assert!(msg.contains("watchdog is off"), "{}", msg);
+    let cycle: u64 = msg
+        .split("cycle ")
+        .nth(1)
+        .and_then(|s| s.split(':').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(cycle < 30_000, "stopped at cycle {}", cycle);
+    sc["config"]["deadlock_threshold"] = json!(64);
+    run_value(&sc, &RunOptions::default()).unwrap();
+}

@@ -21,6 +21,10 @@ pub const HALT_LIMIT: u64 = 200;
 pub const MAX_MEM_LATENCY: u32 = 150;
 /// A run that has not finished after this many cycles is stopped with an error.
 pub const MAX_CYCLES: u64 = 5_000_000;
+/// A run in which no work item moves for this many cycles plus four deadlock thresholds, with
+/// no switch command left, has a deadlock nothing will remove: it stops with a violation that
+/// names the waiting units (far longer than any memory latency or watchdog action).
+pub const STALL_CYCLES: u64 = 20_000;
 
 /// Behavioural parameters of one processing unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -105,6 +105,8 @@ struct System<'c, 't, const S: usize> {
     /// The last cycle the monitor issued a command into the command tree (a pulse in flight
     /// until it has reached the units `S` cycles later).
     last_command: Option<u64>,
+    /// The last cycle a unit took or delivered an item or its memory answered.
+    last_progress: u64,
     res: SystemResult,
     trace: Tracer<'t>,
 }
@@ -119,6 +121,7 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             states: vec![State::Empty; cfg.units.len()],
             history: VecDeque::new(),
             last_command: None,
+            last_progress: 0,
             res: SystemResult::default(),
             trace,
         })
@@ -145,6 +148,9 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             .context_store(monitor_phase, self.pipeline.units(), self.cfg.store_cycles_per_word);
         // C. Behavioural units.
         let (units, progress) = self.run_units(cycle, reset, cmds)?;
+        if progress != 0 {
+            self.last_progress = cycle;
+        }
         // D. The cluster's inputs settle; the front end reacts to the monitor.
         let m = self.cluster.drive(&ClusterIn {
             reset,
@@ -179,6 +185,14 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         if quiet && self.front.all_fed_none_saved() && self.pipeline.drained() {
             return Ok(true);
         }
+        // Nothing moved for long and nothing will: no switch command left, the monitor idle.
+        // With the watchdog on it would have acted within its threshold; a run whose watchdog
+        // is off (or cannot help) stops here with the waiting units named, not after
+        // `MAX_CYCLES`.
+        let stall_limit = STALL_CYCLES + 4 * self.cfg.deadlock_threshold as u64;
+        if quiet && cycle > self.last_progress + stall_limit {
+            return Err(RunError::Violation(self.stall_message(cycle, stall_limit)));
+        }
         let limit = self.cfg.max_cycles.min(MAX_CYCLES);
         if cycle >= limit {
             return Err(RunError::Violation(format!(
@@ -187,6 +201,32 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
             )));
         }
         Ok(false)
+    }
+
+    /// Why a run that stopped moving cannot finish (ST-7): the units still waiting.
+    fn stall_message(&self, cycle: u64, stall_limit: u64) -> String {
+        let waiting: Vec<String> = self
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| matches!(st, State::Quiescent | State::Stalled))
+            .map(|(i, st)| format!("unit {} {}", i, st.name()))
+            .collect();
+        format!(
+            "cycle {}: no work item moved for {} cycles and no switch is left ({}); {}",
+            cycle,
+            stall_limit,
+            if waiting.is_empty() {
+                "no unit QUIESCENT or STALLED".to_string()
+            } else {
+                waiting.join(", ")
+            },
+            if self.cfg.deadlock_threshold == 0 {
+                "the watchdog is off (deadlock_threshold 0), so no deadlock is removed (ST-7)"
+            } else {
+                "the watchdog did not remove the deadlock (ST-7)"
+            }
+        )
     }
 
     /// The behavioural units' cycle under the commands `cmds`, and the feeder's; returns the
