@@ -35,7 +35,10 @@ fn unit_job(k: u16, bytes: [u32; 4]) -> UnitJob {
         batch_id: 40 + k,
         task: 0,
         last: true,
-        attrs: (0..4).filter(|&i| bytes[i] > 0).map(|i| (i, bytes[i])).collect(),
+        attrs: (0..4)
+            .filter(|&i| bytes[i] > 0)
+            .map(|i| (i, bytes[i]))
+            .collect(),
         latency: 0,
         resp_delay: 0,
     }
@@ -86,7 +89,11 @@ fn so14_so_unit_writes_back_to_back_skipping_empty_buffers_and_across_jobs() {
 
 #[test]
 fn so11_job_with_no_bytes_writes_nothing_and_finishes() {
-    let jobs = vec![unit_job(0, [0; 4]), unit_job(1, [8, 8, 8, 8]), unit_job(2, [0; 4])];
+    let jobs = vec![
+        unit_job(0, [0; 4]),
+        unit_job(1, [8, 8, 8, 8]),
+        unit_job(2, [0; 4]),
+    ];
     let r = run_so_unit(&directed(jobs, 4), &TbOutput::default()).unwrap();
     assert_eq!((r.bytes_written, r.transfers, r.overflows), (32, 8, 0));
 }

@@ -213,20 +213,56 @@ fn so3_offset_bundles_around_empty_operations_repeated_bundles_and_first_packet(
     use Cmd::*;
     let o = |x: u32| Offset([x, 0, 0, 0]);
     // E W D E D O E W D W: an empty operation, then the bundle before the next one.
-    let cmds = vec![Enable, Work, Disable, Enable, Disable, o(500), Enable, Work, Disable, Work];
-    assert_eq!(offsets_and_final("ssync_e_d_o_e", cmds, &[0, 1]), (vec![0, 500], 564));
+    let cmds = vec![
+        Enable,
+        Work,
+        Disable,
+        Enable,
+        Disable,
+        o(500),
+        Enable,
+        Work,
+        Disable,
+        Work,
+    ];
+    assert_eq!(
+        offsets_and_final("ssync_e_d_o_e", cmds, &[0, 1]),
+        (vec![0, 500], 564)
+    );
     // E W D O O E W D W: the later of two bundles wins.
-    let cmds = vec![Enable, Work, Disable, o(100), o(200), Enable, Work, Disable, Work];
-    assert_eq!(offsets_and_final("ssync_d_o_o_e", cmds, &[0, 1]), (vec![0, 200], 264));
+    let cmds = vec![
+        Enable,
+        Work,
+        Disable,
+        o(100),
+        o(200),
+        Enable,
+        Work,
+        Disable,
+        Work,
+    ];
+    assert_eq!(
+        offsets_and_final("ssync_d_o_o_e", cmds, &[0, 1]),
+        (vec![0, 200], 264)
+    );
     // O E W D W: a bundle as the very first packet.
     let cmds = vec![o(300), Enable, Work, Disable, Work];
-    assert_eq!(offsets_and_final("ssync_offset_first", cmds, &[0]), (vec![300], 364));
+    assert_eq!(
+        offsets_and_final("ssync_offset_first", cmds, &[0]),
+        (vec![300], 364)
+    );
     // E W D O: a bundle after the last D still takes effect (the final SSOBO).
     let cmds = vec![Enable, Work, Disable, o(900)];
-    assert_eq!(offsets_and_final("ssync_offset_last", cmds, &[0]), (vec![0], 900));
+    assert_eq!(
+        offsets_and_final("ssync_offset_last", cmds, &[0]),
+        (vec![0], 900)
+    );
     // E W O W D W: a bundle inside an open operation takes effect when the operation ends.
     let cmds = vec![Enable, Work, o(700), Work, Disable, Work];
-    assert_eq!(offsets_and_final("ssync_offset_inside", cmds, &[0, 1]), (vec![0, 64], 700));
+    assert_eq!(
+        offsets_and_final("ssync_offset_inside", cmds, &[0, 1]),
+        (vec![0, 64], 700)
+    );
 }
 
 #[test]
@@ -242,7 +278,10 @@ fn so12_buffer_a_task_does_not_write_fits_although_its_offset_is_past_its_end() 
     ];
     let mut t = tb(cmds, vec![job_of(0, 0, 32), job_of(1, 1, 32)]);
     t.sizes = [1024, 1024, 1024, 1024];
-    let r = with_waves("ssync_zero_bytes_past_end", |o| run_ssync::<4, 2, 4, 2, 3>(&t, o)).unwrap();
+    let r = with_waves("ssync_zero_bytes_past_end", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&t, o)
+    })
+    .unwrap();
     assert_eq!(r.overflow_count, 0);
     assert_eq!(r.final_ssobo, [64, 5000, 0, 0]);
 }
@@ -377,8 +416,14 @@ fn so13_request_for_a_batch_given_out_while_disabled_is_flagged_not_left_waiting
         run_ssync::<4, 2, 4, 2, 3>(&t, o)
     })
     .unwrap();
-    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
-    assert!(!r.outstanding_at_end, "the bad request still waits in the table");
+    assert_eq!(
+        r.violations.iter().map(|v| v.1).collect::<Vec<_>>(),
+        vec![3]
+    );
+    assert!(
+        !r.outstanding_at_end,
+        "the bad request still waits in the table"
+    );
     assert_eq!(r.retired, vec![102]);
 
     // After the last operation: tokens 2 and 3 come after its D (a trailing gap).
@@ -386,7 +431,10 @@ fn so13_request_for_a_batch_given_out_while_disabled_is_flagged_not_left_waiting
     let mut t = tb(cmds, vec![job(0, 0, 30), job(1, 1, 30), bogus(3, 12)]);
     t.expect_violations = true;
     let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
-    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
+    assert_eq!(
+        r.violations.iter().map(|v| v.1).collect::<Vec<_>>(),
+        vec![3]
+    );
     assert!(!r.outstanding_at_end);
 
     // The request comes before its work token, which then arrives while disabled.
@@ -395,7 +443,10 @@ fn so13_request_for_a_batch_given_out_while_disabled_is_flagged_not_left_waiting
     let mut t = tb(cmds, vec![job(0, 0, 3), bogus(5, 1)]);
     t.expect_violations = true;
     let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
-    assert_eq!(r.violations.iter().map(|v| v.1).collect::<Vec<_>>(), vec![3]);
+    assert_eq!(
+        r.violations.iter().map(|v| v.1).collect::<Vec<_>>(),
+        vec![3]
+    );
     assert!(!r.outstanding_at_end);
     assert_eq!(r.retired, vec![100]);
 }
@@ -498,4 +549,3 @@ proptest! {
         prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }
-

@@ -59,7 +59,9 @@ fn state_at(events: &[Value], unit: u64, c: u64) -> String {
         .filter(|e| e["event"] == "state" && e["unit"] == unit)
         .take_while(|e| e["cycle"].as_u64().unwrap() < c)
         .last()
-        .map_or("EMPTY".to_string(), |e| e["state"].as_str().unwrap().to_string())
+        .map_or("EMPTY".to_string(), |e| {
+            e["state"].as_str().unwrap().to_string()
+        })
 }
 
 /// ST-7 from the trace alone, for a run with `stages` tree stages: every `deadlock` event names
@@ -126,13 +128,16 @@ fn issue17_scenario(seed: u64) -> Value {
         k += len;
     }
     let stages = *[1u64, 2, 3, 3, 4, 4].choose(&mut r).unwrap();
-    let mut pick = |xs: &[u64]| -> Vec<u64> { (0..n).map(|_| *xs.choose(&mut r).unwrap()).collect() };
+    let mut pick =
+        |xs: &[u64]| -> Vec<u64> { (0..n).map(|_| *xs.choose(&mut r).unwrap()).collect() };
     let latency = pick(&[1, 2, 5, 16, 64]);
     let gather = pick(&[0, 0, 0, 2, 3, 5, 16]);
     let out_buffer = pick(&[1, 1, 2, 4, 16]);
     let mem_latency = pick(&[0, 0, 3, 10, 150]);
     let low = 2 * stages + 2;
-    let threshold = *[low, low, 8.max(low), 10.max(low), 40].choose(&mut r).unwrap();
+    let threshold = *[low, low, 8.max(low), 10.max(low), 40]
+        .choose(&mut r)
+        .unwrap();
     let contexts: Vec<u64> = (0..r.gen_range(1..=4))
         .map(|_| *[0u64, 1, 1, 2, 5, 16, 33].choose(&mut r).unwrap())
         .collect();
@@ -142,7 +147,8 @@ fn issue17_scenario(seed: u64) -> Value {
             .choose(&mut r)
             .unwrap();
         for _ in 0..r.gen_range(1..=3) {
-            commands.push(json!({"cycle": cycle, "context_switch": r.gen_range(0..contexts.len())}));
+            commands
+                .push(json!({"cycle": cycle, "context_switch": r.gen_range(0..contexts.len())}));
         }
     }
     json!({
@@ -172,7 +178,12 @@ fn run_and_check(v: &Value, seed: u64) -> Vec<Value> {
 /// a unit then waits at most for its one outstanding memory access (a NACKed access is not
 /// outstanding: it halts at once) before it reports HALTED at the next edge.
 fn halt_bound(cfg: &SystemConfig) -> u64 {
-    let mem = cfg.units.iter().map(|u| u.mem_latency as u64).max().unwrap_or(0);
+    let mem = cfg
+        .units
+        .iter()
+        .map(|u| u.mem_latency as u64)
+        .max()
+        .unwrap_or(0);
     cfg.tree_stages as u64 + mem + 1
 }
 
@@ -298,8 +309,7 @@ fn st6_halt_latency_within_the_workload_bound_over_random_workloads() {
     let mut switches = 0;
     for seed in 0..12 {
         let cfg = bench::random_pipeline(seed);
-        let (r, events) =
-            run_traced(&cfg).unwrap_or_else(|e| panic!("workload {}: {}", seed, e));
+        let (r, events) = run_traced(&cfg).unwrap_or_else(|e| panic!("workload {}: {}", seed, e));
         let n = cfg.units.len();
         let mut halted = vec![false; n];
         let mut requested: Option<u64> = None;
@@ -322,7 +332,13 @@ fn st6_halt_latency_within_the_workload_bound_over_random_workloads() {
         let recorded: Vec<u64> = r.switches.iter().map(|s| s.halt_latency).collect();
         assert_eq!(from_trace, recorded, "workload {}", seed);
         for &l in &recorded {
-            assert!(l <= halt_bound(&cfg), "workload {}: {} > {}", seed, l, halt_bound(&cfg));
+            assert!(
+                l <= halt_bound(&cfg),
+                "workload {}: {} > {}",
+                seed,
+                l,
+                halt_bound(&cfg)
+            );
         }
         worst = worst.max(r.max_halt_latency());
         switches += r.switches.len();
@@ -354,7 +370,9 @@ fn stall_pipeline(vcd: Option<std::path::PathBuf>) -> SystemConfig {
 
 #[test]
 fn st7_stalled_chain_is_reset_only_its_stalled_units_and_nothing_is_lost() {
-    let vcd = ppu_sim::repo_root().join("waves").join("status_stall_reset.vcd");
+    let vcd = ppu_sim::repo_root()
+        .join("waves")
+        .join("status_stall_reset.vcd");
     let cfg = stall_pipeline(Some(vcd.clone()));
     let (r, events) = run_traced(&cfg).unwrap();
     check_outputs(&events, &[12]);
@@ -388,8 +406,7 @@ fn st7_stalled_chain_is_reset_only_its_stalled_units_and_nothing_is_lost() {
             && state_at(&events, 2, c + 3) != "ACTIVE"));
     }
     let first = resets[0]["cycle"].as_u64().unwrap();
-    ppu_sim::status::tb::system_save_file(&vcd, first.saturating_sub(12), cfg.units.len())
-        .unwrap();
+    ppu_sim::status::tb::system_save_file(&vcd, first.saturating_sub(12), cfg.units.len()).unwrap();
     // Without the watchdog the same pipeline finishes too (it is slow, not stuck), with the
     // same outputs: the resets replayed their work instead of dropping it.
     let (_, quiet) = run_traced(&SystemConfig {

@@ -61,7 +61,8 @@ fn so14_bandwidth_grows_with_so_units_until_the_frame_buffer_limit() {
     assert!(b[3] / b[0] <= fb / so + 0.01, "{:?}", b);
     // SSYNC answers in-order requests in one cycle in every configuration.
     assert!(
-        p.iter().all(|x| x.mean_latency >= 1.0 && x.mean_latency < 1.5),
+        p.iter()
+            .all(|x| x.mean_latency >= 1.0 && x.mean_latency < 1.5),
         "{:?}",
         p
     );

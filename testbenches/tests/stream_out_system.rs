@@ -300,9 +300,23 @@ fn random_scenario(seed: u64, units: u64, n_packets: usize) -> Value {
         if rng.gen_bool(0.25) {
             let o = |rng: &mut rand_chacha::ChaCha8Rng| json!({"kind":"offset","ssobo":[rng.gen_range(0..64)*4, 0, rng.gen_range(0..64)*4, 8]});
             match rng.gen_range(0..3) {
-                0 => packets.extend([json!({"kind":"disable"}), o(&mut rng), json!({"kind":"enable"})]),
-                1 => packets.extend([json!({"kind":"disable"}), o(&mut rng), o(&mut rng), json!({"kind":"enable"})]),
-                _ => packets.extend([json!({"kind":"enable"}), json!({"kind":"disable"}), o(&mut rng), json!({"kind":"enable"})]),
+                0 => packets.extend([
+                    json!({"kind":"disable"}),
+                    o(&mut rng),
+                    json!({"kind":"enable"}),
+                ]),
+                1 => packets.extend([
+                    json!({"kind":"disable"}),
+                    o(&mut rng),
+                    o(&mut rng),
+                    json!({"kind":"enable"}),
+                ]),
+                _ => packets.extend([
+                    json!({"kind":"enable"}),
+                    json!({"kind":"disable"}),
+                    o(&mut rng),
+                    json!({"kind":"enable"}),
+                ]),
             }
             continue;
         }
@@ -373,4 +387,3 @@ fn so11_offset_bundle_back_over_bytes_still_being_written_keeps_driver_order() {
     );
     assert!(r.is_ok(), "{:?}", r.err());
 }
-

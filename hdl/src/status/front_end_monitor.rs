@@ -298,8 +298,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
                 | (self.previous_conn_halted[g].q.val() != self.conn_halted[g].val())
                 | (self.previous_conn_empty[g].q.val() != self.conn_empty[g].val())
                 | (self.previous_conn_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
-                | (self.previous_conn_not_quiescent[g].q.val()
-                    != self.conn_not_quiescent[g].val());
+                | (self.previous_conn_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val());
             self.watchdog_cycles[g].d.next = bits::<16>(0);
             if self.watchdog_enable.val()
                 & !self.conn_moving.val()

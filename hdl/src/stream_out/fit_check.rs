@@ -40,7 +40,9 @@ impl Logic for FitCheck {
         self.overflow3.next = (self.bytes.val().lane3 != bits::<32>(0))
             & ((self.bytes.val().lane3 > self.size.val().lane3)
                 | (self.offsets.val().lane3 > (self.size.val().lane3 - self.bytes.val().lane3)));
-        self.fits.next =
-            !(self.overflow0.val() | self.overflow1.val() | self.overflow2.val() | self.overflow3.val());
+        self.fits.next = !(self.overflow0.val()
+            | self.overflow1.val()
+            | self.overflow2.val()
+            | self.overflow3.val());
     }
 }

@@ -152,7 +152,10 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
     for OpFifo<OPS, OP_BITS, FILL_BITS>
 {
     fn default() -> Self {
-        assert!(OPS >= 2, "OpFifo: OPS must be at least 2 (an open operation and a bundle)");
+        assert!(
+            OPS >= 2,
+            "OpFifo: OPS must be at least 2 (an open operation and a bundle)"
+        );
         assert_eq!(OP_BITS, clog2(OPS).max(1), "OpFifo: OP_BITS");
         assert_eq!(FILL_BITS, clog2(OPS + 1), "OpFifo: FILL_BITS");
         Self {
@@ -395,8 +398,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             self.entry_word.write_address.next = self.tail_slot.q.val();
         }
         self.entry_word.write_data.next = self.cmd_offsets.val();
-        self.entry_word.write_enable.next = self.cmd_fire.val()
-            & (self.cmd_kind.val() == self.kind_offset.val());
+        self.entry_word.write_enable.next =
+            self.cmd_fire.val() & (self.cmd_kind.val() == self.kind_offset.val());
         self.entry_word.read_address.next = self.next_read_slot.val();
         self.head_word_ok_reg.d.next = !(self.entry_word.write_enable.val()
             & (self.entry_word.write_address.val() == self.next_read_slot.val()));

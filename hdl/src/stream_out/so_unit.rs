@@ -327,8 +327,8 @@ impl Logic for SoUnit {
                 if self.pending_after.val() == bits::<4>(0) {
                     self.writing_reg.d.next = false;
                     self.job_done.next = true;
-                    self.stage_b_free.next = self.fit_check.fits.val()
-                        & (self.job_pending.val() != bits::<4>(0));
+                    self.stage_b_free.next =
+                        self.fit_check.fits.val() & (self.job_pending.val() != bits::<4>(0));
                 }
             } else {
                 self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.chunk.val();

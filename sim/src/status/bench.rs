@@ -219,7 +219,11 @@ pub const COST_SWEEP: [f64; 3] = [0.25, 1.0, 4.0];
 /// The store-cost sweep: both protocols at each cost of [`COST_SWEEP`] on `sizes`.
 pub fn cost_sweep(sizes: &[usize], quick: bool, show: bool) -> Result<Vec<Row>, RunError> {
     let mut rows = vec![];
-    let bar = progress::bar((sizes.len() * 2 * COST_SWEEP.len()) as u64, "store cost", show);
+    let bar = progress::bar(
+        (sizes.len() * 2 * COST_SWEEP.len()) as u64,
+        "store cost",
+        show,
+    );
     for &n in sizes {
         for w in [Workload::Shallow, Workload::Deep] {
             for cost in COST_SWEEP {
@@ -329,7 +333,10 @@ fn markdown(
         md,
         "| units | workload | halt: switch cycles | drain: switch cycles | drain / halt | halt: total cycles | drain: total cycles | halt: max halt latency | words stored: halt / drain |"
     );
-    let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        md,
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     for r in rows {
         let _ = writeln!(
             md,
@@ -399,7 +406,10 @@ fn sweep_markdown(md: &mut String, sweep: &[Row]) {
         md,
         "| units | workload | cycles/word | halt: switch | drain: switch | drain / halt | halt: total | drain: total |"
     );
-    let _ = writeln!(md, "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        md,
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     for r in sweep {
         let _ = writeln!(
             md,

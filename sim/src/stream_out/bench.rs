@@ -261,7 +261,10 @@ pub fn bounds(s: &Setup) -> Vec<(&'static str, f64)> {
     let task = s.task_bytes() as f64;
     let mean_latency = (s.latency.0 + s.latency.1) as f64 / 2.0;
     let mut b = vec![
-        ("SO units", (s.so_units as u32 * s.so_bytes_per_cycle) as f64),
+        (
+            "SO units",
+            (s.so_units as u32 * s.so_bytes_per_cycle) as f64,
+        ),
         ("frame buffer", s.fb_bytes_per_cycle as f64),
         ("shaders", s.shaders as f64 * task / mean_latency.max(1.0)),
         ("SSYNC", task),
@@ -282,7 +285,10 @@ fn scaling_table(md: &mut String, points: &[Point]) {
         md,
         "| SO units | bytes | cycles | bytes/cycle | vs 1 SO unit (prior art) | of frame-buffer limit | SSYNC responses/cycle | SSYNC in-order latency (cycles) | shader stall (of shader-cycles) |"
     );
-    let _ = writeln!(md, "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(
+        md,
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     for p in points {
         let _ = writeln!(
             md,
@@ -335,10 +341,7 @@ fn sweep_table(md: &mut String, points: &[Point]) {
 }
 
 /// Measure every setup, one progress step each.
-fn measure_all(
-    setups: &[Setup],
-    pb: &indicatif::ProgressBar,
-) -> Result<Vec<Point>, RunError> {
+fn measure_all(setups: &[Setup], pb: &indicatif::ProgressBar) -> Result<Vec<Point>, RunError> {
     setups
         .iter()
         .map(|s| {
@@ -377,8 +380,11 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
 fn markdown(points: &[Point], swept: &[Point], lat: f64, rate: f64) -> String {
     let mut md = String::new();
     let s = &points[0].setup;
-    let _ = writeln!(md, "# SO-14: distributed stream output bandwidth
-");
+    let _ = writeln!(
+        md,
+        "# SO-14: distributed stream output bandwidth
+"
+    );
     let _ = writeln!(
         md,
         "{} batches of 32 vertices, stride {:?} bytes per vertex ({} bytes per batch), {} \
@@ -496,7 +502,11 @@ fn plot_points(svg: &std::path::Path, points: &[Point]) -> Result<(), RunError> 
 /// Measured points of a quick run (for tests of the trend): the scaling rows and the sweep
 /// rows.
 pub fn quick_points() -> Result<(Vec<Point>, Vec<Point>), RunError> {
-    let m = |v: Vec<Setup>| v.iter().map(|s| measure(s, 14)).collect::<Result<Vec<_>, _>>();
+    let m = |v: Vec<Setup>| {
+        v.iter()
+            .map(|s| measure(s, 14))
+            .collect::<Result<Vec<_>, _>>()
+    };
     Ok((m(scaling(true))?, m(sweep(true))?))
 }
 

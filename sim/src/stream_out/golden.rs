@@ -71,7 +71,10 @@ pub fn fits(ssobo: [u32; 4], sbbn: [u32; 4], size: [u32; 4]) -> bool {
 pub enum FifoEntry {
     /// The batches `batches[first..end]` of the driver stream (indices into the list of batch
     /// packets); `end` is `None` while its `D` has not come.
-    Operation { first: usize, end: Option<usize> },
+    Operation {
+        first: usize,
+        end: Option<usize>,
+    },
     Offset([u32; 4]),
 }
 

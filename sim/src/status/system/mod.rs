@@ -143,9 +143,11 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         }
         self.front
             .next_switch(cycle, monitor_phase, self.pipeline.drained());
-        let (store_done, restore_done) = self
-            .front
-            .context_store(monitor_phase, self.pipeline.units(), self.cfg.store_cycles_per_word);
+        let (store_done, restore_done) = self.front.context_store(
+            monitor_phase,
+            self.pipeline.units(),
+            self.cfg.store_cycles_per_word,
+        );
         // C. Behavioural units.
         let (units, progress) = self.run_units(cycle, reset, cmds)?;
         if progress != 0 {
@@ -333,11 +335,8 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
                 )?;
             }
             if action == "reset" {
-                self.trace.ev(
-                    cycle,
-                    "reset",
-                    || json!({"scope": "chain", "units": named}),
-                )?;
+                self.trace
+                    .ev(cycle, "reset", || json!({"scope": "chain", "units": named}))?;
             }
         }
         Ok(())

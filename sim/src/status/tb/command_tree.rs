@@ -132,7 +132,12 @@ fn command_groups(vars: &[(String, u32)]) -> Vec<Group> {
         ),
         Group::new("units").sigs(
             t,
-            &["unit_halt", "unit_reset", "unit_resume", "unit_reset_broadcast"],
+            &[
+                "unit_halt",
+                "unit_reset",
+                "unit_resume",
+                "unit_reset_broadcast",
+            ],
             vars,
         ),
     ]

@@ -60,13 +60,7 @@ pub struct Wdu {
 
 impl Wdu {
     /// This cycle's offer; `so_idle`: every SO unit idle and no streamed task queued.
-    pub fn offer<'a>(
-        &self,
-        plan: &'a Plan,
-        cycle: u64,
-        so_idle: bool,
-        mpc: &Mpcs,
-    ) -> WduOffer<'a> {
+    pub fn offer<'a>(&self, plan: &'a Plan, cycle: u64, so_idle: bool, mpc: &Mpcs) -> WduOffer<'a> {
         let reset = cycle == 0;
         let step = if reset {
             None

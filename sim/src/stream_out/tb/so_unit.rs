@@ -74,7 +74,11 @@ impl SoUnitTb {
             wr_ready_prob: 0.7,
             // One seed in four: buffer 3's offset starts past its end (SO-12: a job that writes
             // nothing there still fits).
-            start_ssobo: if seed % 4 == 1 { [0, 0, 0, 316] } else { [0; 4] },
+            start_ssobo: if seed % 4 == 1 {
+                [0, 0, 0, 316]
+            } else {
+                [0; 4]
+            },
             seed,
             max_cycles: 4000,
         }

@@ -80,7 +80,8 @@ impl SsyncTb {
         let mut batch = 0usize;
         let mut cursor = vec![0u64; units];
         let per_op = batches.div_ceil(ops.max(1));
-        let offset = |rng: &mut ChaCha8Rng| Cmd::Offset(std::array::from_fn(|_| rng.gen_range(0..64) * 4));
+        let offset =
+            |rng: &mut ChaCha8Rng| Cmd::Offset(std::array::from_fn(|_| rng.gen_range(0..64) * 4));
         for _ in 0..ops.max(1) {
             // Between operations, the patterns of SO-3 that matter: offset bundles (one or
             // two, also as the very first packet) with no work token before the next `E`
