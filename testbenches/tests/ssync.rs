@@ -318,9 +318,23 @@ fn so3_offset_words_from_the_sram_back_to_back_and_into_an_empty_fifo() {
 
 #[test]
 fn so13_operation_fifo_at_capacity_backpressures_and_loses_nothing() {
-    // 6 offset bundles and 3 operations queued before any SO unit asks: more than 4 entries.
+    // 3 operations, each behind a pair of offset bundles, queued before any SO unit asks: more
+    // than 4 entries.
+    let (cmds, jobs) = capacity_stream(3);
+    let r = with_waves("ssync_fifo_at_capacity", |o| {
+        run_ssync::<4, 2, 4, 2, 3>(&tb(cmds, jobs), o)
+    })
+    .unwrap();
+    assert!(r.cmd_stall_cycles > 0, "the operation FIFO never filled");
+    assert_eq!(r.responses.len(), 6);
+}
+
+/// `ops` operations of two streamed work tokens, each behind a pair of offset bundles and
+/// followed by one unstreamed token; one job per streamed token, all asking late (cycle 200).
+fn capacity_stream(ops: u32) -> (Vec<Cmd>, Vec<SoJob>) {
     let mut cmds = vec![];
-    for k in 0..3u32 {
+    let mut jobs = vec![];
+    for k in 0..ops {
         cmds.push(Cmd::Offset([k * 100, 0, 0, 0]));
         cmds.push(Cmd::Offset([k * 100 + 50, 0, 0, 0]));
         cmds.push(Cmd::Enable);
@@ -328,21 +342,11 @@ fn so13_operation_fifo_at_capacity_backpressures_and_loses_nothing() {
         cmds.push(Cmd::Work);
         cmds.push(Cmd::Disable);
         cmds.push(Cmd::Work);
+        let first = 3 * k as usize;
+        jobs.push(job((2 * k as usize) % 4, first, 200));
+        jobs.push(job((2 * k as usize + 1) % 4, first + 1, 200));
     }
-    let jobs = vec![
-        job(0, 0, 200),
-        job(1, 1, 200),
-        job(2, 3, 200),
-        job(3, 4, 200),
-        job(0, 6, 200),
-        job(1, 7, 200),
-    ];
-    let r = with_waves("ssync_fifo_at_capacity", |o| {
-        run_ssync::<4, 2, 4, 2, 3>(&tb(cmds, jobs), o)
-    })
-    .unwrap();
-    assert!(r.cmd_stall_cycles > 0, "the operation FIFO never filled");
-    assert_eq!(r.responses.len(), 6);
+    (cmds, jobs)
 }
 
 #[test]
@@ -487,26 +491,7 @@ fn so13_five_entry_operation_fifo_fills_and_backpressures() {
     // The FIFO-at-capacity stream on an operation FIFO of 5 (not a power of two): the pointers
     // wrap at 5 and the FIFO reaches exactly its depth (four operations, each behind a pair of
     // bundles that merge into one entry).
-    let mut cmds = vec![];
-    for k in 0..4u32 {
-        cmds.push(Cmd::Offset([k * 100, 0, 0, 0]));
-        cmds.push(Cmd::Offset([k * 100 + 50, 0, 0, 0]));
-        cmds.push(Cmd::Enable);
-        cmds.push(Cmd::Work);
-        cmds.push(Cmd::Work);
-        cmds.push(Cmd::Disable);
-        cmds.push(Cmd::Work);
-    }
-    let jobs = vec![
-        job(0, 0, 200),
-        job(1, 1, 200),
-        job(2, 3, 200),
-        job(3, 4, 200),
-        job(0, 6, 200),
-        job(1, 7, 200),
-        job(2, 9, 200),
-        job(3, 10, 200),
-    ];
+    let (cmds, jobs) = capacity_stream(4);
     let r = run_ssync::<4, 2, 5, 3, 3>(&tb(cmds, jobs), &TbOutput::default()).unwrap();
     assert_eq!(r.max_op_fill, 5);
     assert!(r.op_full_cycles > 0 && r.cmd_stall_cycles > 0);
