@@ -95,14 +95,8 @@ pub fn operation_fifo(packets: &[Packet]) -> (Vec<FifoEntry>, Vec<(u16, &[[u32; 
             Packet::Disable if enabled => {
                 enabled = false;
                 awaiting_start = false;
-                if let Some(k) = open.take() {
-                    fifo[k] = FifoEntry::Operation {
-                        first: match fifo[k] {
-                            FifoEntry::Operation { first, .. } => first,
-                            FifoEntry::Offset(_) => unreachable!("open entry is an operation"),
-                        },
-                        end: Some(batches.len()),
-                    };
+                if let Some(FifoEntry::Operation { end, .. }) = open.take().map(|k| &mut fifo[k]) {
+                    *end = Some(batches.len());
                 }
             }
             Packet::Enable | Packet::Disable => {} // repeated: ignored
