@@ -14,11 +14,13 @@
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
 //! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor, status cluster | ST-1..ST-7 |
+//! | [`work_queue`] | work-queue rings, host interface, soft/shadow GP_PUT allocator, semaphores, top block | WQ-1..WQ-10 |
 
 pub mod msg;
 pub mod status;
 pub mod stream_out;
 pub mod widgets;
+pub mod work_queue;
 
 /// Re-exports for testbenches and the simulator.
 pub mod prelude {

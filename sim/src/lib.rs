@@ -35,6 +35,7 @@ pub mod tb;
 pub mod trace;
 pub mod vcd;
 pub mod widgets;
+pub mod work_queue;
 
 pub use ppu_hdl;
 

@@ -15,6 +15,7 @@ pub fn mechanisms() -> Vec<Mechanism> {
         crate::widgets::mechanism(),
         crate::stream_out::mechanism(),
         crate::status::mechanism(),
+        crate::work_queue::mechanism(),
     ]
 }
 

@@ -1,0 +1,89 @@
+//! `AcquireCheck` — the five semaphore-acquire conditions of SPEC WQ-4, registered.
+//!
+//! | `cond` | condition (sem = semaphore contents, value = the command's payload) |
+//! | --- | --- |
+//! | 0 equal | sem == value |
+//! | 1 unsigned >= | sem >= value |
+//! | 2 circular >= | the 32-bit difference sem - value, read as signed, is >= 0 |
+//! | 3 AND non-zero | (sem & value) != 0 |
+//! | 4 NOR non-zero | !(sem | value) != 0 |
+//!
+//! These are the conditions of the public host-interface semaphore methods (ACQUIRE,
+//! ACQ_STRICT_GEQ, ACQ_CIRC_GEQ, ACQ_AND, ACQ_NOR). Codes 5..7 are not conditions: `satisfied`
+//! is low and `cond_legal` low.
+//!
+//! Ports: `clock`, `reset`, inputs `cond` (3 bits), `sem_value`, `value` (32 bits); outputs
+//! `satisfied`, `cond_legal` (registered: the inputs of cycle t answer in cycle t+1).
+use super::command::{COND_AND, COND_CIRC_GEQ, COND_EQUAL, COND_GEQ, COND_NOR};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct AcquireCheck {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub cond: Signal<In, Bits<3>>,
+    pub sem_value: Signal<In, Bits<32>>,
+    pub value: Signal<In, Bits<32>>,
+    pub satisfied: Signal<Out, Bit>,
+    pub cond_legal: Signal<Out, Bit>,
+    satisfied_reg: DFF<Bit>,
+    cond_legal_reg: DFF<Bit>,
+    /// sem - value, wrapping (its bit 31 is the sign of the circular difference).
+    difference: Signal<Local, Bits<32>>,
+    cond_equal: Constant<Bits<3>>,
+    cond_geq: Constant<Bits<3>>,
+    cond_circ_geq: Constant<Bits<3>>,
+    cond_and: Constant<Bits<3>>,
+    cond_nor: Constant<Bits<3>>,
+}
+
+impl Default for AcquireCheck {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cond: Default::default(),
+            sem_value: Default::default(),
+            value: Default::default(),
+            satisfied: Default::default(),
+            cond_legal: Default::default(),
+            satisfied_reg: Default::default(),
+            cond_legal_reg: Default::default(),
+            difference: Default::default(),
+            cond_equal: Constant::new(bits::<3>(COND_EQUAL)),
+            cond_geq: Constant::new(bits::<3>(COND_GEQ)),
+            cond_circ_geq: Constant::new(bits::<3>(COND_CIRC_GEQ)),
+            cond_and: Constant::new(bits::<3>(COND_AND)),
+            cond_nor: Constant::new(bits::<3>(COND_NOR)),
+        }
+    }
+}
+
+impl Logic for AcquireCheck {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, satisfied_reg, cond_legal_reg);
+        self.difference.next = self.sem_value.val() - self.value.val();
+        self.satisfied_reg.d.next = false;
+        self.cond_legal_reg.d.next = true;
+        if self.cond.val() == self.cond_equal.val() {
+            self.satisfied_reg.d.next = self.sem_value.val() == self.value.val();
+        } else if self.cond.val() == self.cond_geq.val() {
+            self.satisfied_reg.d.next = self.sem_value.val() >= self.value.val();
+        } else if self.cond.val() == self.cond_circ_geq.val() {
+            self.satisfied_reg.d.next = !self.difference.val().get_bit(31);
+        } else if self.cond.val() == self.cond_and.val() {
+            self.satisfied_reg.d.next = (self.sem_value.val() & self.value.val()).any();
+        } else if self.cond.val() == self.cond_nor.val() {
+            self.satisfied_reg.d.next = !(self.sem_value.val() | self.value.val()).all();
+        } else {
+            self.cond_legal_reg.d.next = false;
+        }
+        self.satisfied.next = self.satisfied_reg.q.val();
+        self.cond_legal.next = self.cond_legal_reg.q.val();
+        if self.reset.val() {
+            self.satisfied_reg.d.next = false;
+            self.cond_legal_reg.d.next = true;
+        }
+    }
+}

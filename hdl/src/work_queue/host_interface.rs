@@ -1,0 +1,586 @@
+//! `HostInterface` — executes the work-queue entries of two channels (SPEC WQ-3, WQ-4, WQ-9,
+//! WQ-10): channel 0 is the CPU's, channel 1 the GPU's.
+//!
+//! For the channel it serves, the host fetches the 8-byte entry at GP_GET (WQ-9 layout, see
+//! [`super::gp_entry`]; `ring_base[c]` is the word address of entry 0, entry i at
+//! `ring_base[c] + 2i`), then the entry's block two words per command ([`super::command`]),
+//! executes each command, and when the last command has completed pulses `chan_advance[c]`
+//! (the [`super::gp_fifo::GpFifo`] moves GP_GET).
+//!
+//! | command | completes when |
+//! | --- | --- |
+//! | launch | `launch_valid`/`launch_ready` transfer (payload `launch_kernel`, `launch_channel`) |
+//! | WFI | `chan_idle[c]`: every kernel launched from channel c has finished |
+//! | release | the write (`sem_wr_*`); with release-after-WFI, once `chan_idle[c]` |
+//! | acquire | the condition ([`super::acquire_check::AcquireCheck`]) holds on the semaphore |
+//!
+//! Channels (WQ-3): the host stays on a channel while it has entries and does not block; when
+//! an acquire finds its condition false it emits `acquire_wait`, and moves to the other channel
+//! if that one has work (unless the entry's NO_CONTEXT_SWITCH bit is set), else polls again.
+//! Coming back, it resumes the pending acquire (polled again, no second `exec`). Reading: WFI
+//! holds the host (only a blocked acquire yields, as WQ-3 says).
+//!
+//! Bad input (WQ-10): an entry whose length is 0 (a control entry), odd, or whose address lies
+//! beyond 32-bit word addresses, or a command with an unknown opcode, an unknown condition or
+//! an S[i] outside the ring stops the channel at that entry: `error` pulses, `stopped[c]` stays
+//! high (until reset), GP_GET does not move, the other channel goes on. An acquire waiting
+//! `watchdog_limit` cycles (0 = off), counted while it waits whichever channel the host serves,
+//! pulses `watchdog` once (`watchdog_channel`) and keeps waiting.
+//!
+//! Semaphores are numbered as in [`super::semaphore_memory::SemaphoreMemory`]: S[i] at i, X at
+//! n, Y at n+1, n the ring size `ring_entries` (both channels' rings have that size).
+//!
+//! Parameters: `IDX_BITS` (ring index width), `SEM_BITS` = `IDX_BITS` + 1.
+//! Ports: `clock`, `reset`; configuration `ring_entries`, `cmd_cycles` (8 bits, >= 1: execution cycles of a
+//! command), `watchdog_limit` (32), `ring_base[2]` (32); per channel `chan_empty`,
+//! `chan_gp_get`, `chan_idle` in and `chan_advance`, `stopped` out; memory read port
+//! `mem_rd_en`/`mem_rd_addr` with `mem_rd_data` one cycle later; semaphores `sem_rd_sem` with
+//! `sem_rd_value` one cycle later, `sem_wr_en`/`sem_wr_sem`/`sem_wr_value`; kernel launch
+//! channel `launch_*`; events for the trace: `channel` (served now), `exec_valid` with
+//! `exec_entry`/`exec_opcode` (a command starts), `acquire_wait`, `acquire_done` with
+//! `acquire_sem`, `error`, `watchdog`.
+//!
+//! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
+//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 3 per poll),
+//! and 1 to step to the next command. Outputs are decoded from registers.
+use super::acquire_check::AcquireCheck;
+use super::command::{
+    COND_LSB, NAMED_SEM_BIT, OPCODE_LSB, OP_ACQUIRE, OP_LAUNCH, OP_RELEASE, OP_WFI,
+    RELEASE_WFI_BIT,
+};
+use super::gp_entry::{ENTRY0_NO_CONTEXT_SWITCH_BIT, ENTRY1_LENGTH_LSB};
+use rust_hdl::prelude::*;
+
+/// The host's steps, named so they differ early in a waveform list.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum HostState {
+    Pick,
+    EntryAddress,
+    EntryWord0,
+    EntryWord1,
+    HeaderFetch,
+    PayloadFetch,
+    Decode,
+    Executing,
+    Launch,
+    Wfi,
+    Release,
+    AcqRead,
+    AcqCompare,
+    AcqDecide,
+    Next,
+}
+
+#[derive(LogicBlock)]
+pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub ring_entries: Signal<In, Bits<SEM_BITS>>,
+    pub cmd_cycles: Signal<In, Bits<8>>,
+    pub watchdog_limit: Signal<In, Bits<32>>,
+    pub ring_base: [Signal<In, Bits<32>>; 2],
+    pub chan_empty: [Signal<In, Bit>; 2],
+    pub chan_gp_get: [Signal<In, Bits<IDX_BITS>>; 2],
+    pub chan_idle: [Signal<In, Bit>; 2],
+    pub chan_advance: [Signal<Out, Bit>; 2],
+    pub stopped: [Signal<Out, Bit>; 2],
+    pub mem_rd_en: Signal<Out, Bit>,
+    pub mem_rd_addr: Signal<Out, Bits<32>>,
+    pub mem_rd_data: Signal<In, Bits<32>>,
+    pub sem_rd_sem: Signal<Out, Bits<SEM_BITS>>,
+    pub sem_rd_value: Signal<In, Bits<32>>,
+    pub sem_wr_en: Signal<Out, Bit>,
+    pub sem_wr_sem: Signal<Out, Bits<SEM_BITS>>,
+    pub sem_wr_value: Signal<Out, Bits<32>>,
+    pub launch_valid: Signal<Out, Bit>,
+    pub launch_ready: Signal<In, Bit>,
+    pub launch_kernel: Signal<Out, Bits<32>>,
+    pub launch_channel: Signal<Out, Bit>,
+    pub channel: Signal<Out, Bit>,
+    pub exec_valid: Signal<Out, Bit>,
+    pub exec_entry: Signal<Out, Bits<IDX_BITS>>,
+    pub exec_opcode: Signal<Out, Bits<4>>,
+    pub acquire_wait: Signal<Out, Bit>,
+    pub acquire_done: Signal<Out, Bit>,
+    pub acquire_sem: Signal<Out, Bits<SEM_BITS>>,
+    pub error: Signal<Out, Bit>,
+    pub watchdog: Signal<Out, Bit>,
+    pub watchdog_channel: Signal<Out, Bit>,
+    state: DFF<HostState>,
+    /// The channel being served.
+    current_channel: DFF<Bit>,
+    /// Per channel: where its block continues, and its acquire and error state.
+    chan_cmd_addr: [DFF<Bits<32>>; 2],
+    chan_cmd_left: [DFF<Bits<32>>; 2],
+    chan_in_block: [DFF<Bit>; 2],
+    chan_acquire_pending: [DFF<Bit>; 2],
+    chan_no_switch: [DFF<Bit>; 2],
+    chan_stopped: [DFF<Bit>; 2],
+    chan_wait_cycles: [DFF<Bits<32>>; 2],
+    chan_watchdog_fired: [DFF<Bit>; 2],
+    /// The entry's first word, the command being executed, decoded.
+    entry_word0: DFF<Bits<32>>,
+    cmd_header: DFF<Bits<32>>,
+    cmd_payload: DFF<Bits<32>>,
+    cmd_opcode: DFF<Bits<4>>,
+    cmd_cond: DFF<Bits<3>>,
+    cmd_release_wfi: DFF<Bit>,
+    cmd_sem: DFF<Bits<SEM_BITS>>,
+    exec_cycles: DFF<Bits<8>>,
+    exec_pulse: DFF<Bit>,
+    error_pulse: DFF<Bit>,
+    check: AcquireCheck,
+    // The served channel's view, selected this cycle.
+    cur_cmd_addr: Signal<Local, Bits<32>>,
+    cur_cmd_left: Signal<Local, Bits<32>>,
+    cur_in_block: Signal<Local, Bit>,
+    cur_pending: Signal<Local, Bit>,
+    cur_no_switch: Signal<Local, Bit>,
+    cur_idle: Signal<Local, Bit>,
+    cur_gp_get: Signal<Local, Bits<IDX_BITS>>,
+    cur_ring_base: Signal<Local, Bits<32>>,
+    cur_runnable: Signal<Local, Bit>,
+    other_runnable: Signal<Local, Bit>,
+    entry_addr: Signal<Local, Bits<32>>,
+    block_length: Signal<Local, Bits<32>>,
+    entry_malformed: Signal<Local, Bit>,
+    header_opcode: Signal<Local, Bits<32>>,
+    header_cond: Signal<Local, Bits<32>>,
+    header_index: Signal<Local, Bits<32>>,
+    header_named: Signal<Local, Bit>,
+    cmd_malformed: Signal<Local, Bit>,
+    // Codes, named in the Verilog too.
+    chan_id: [Constant<Bit>; 2],
+    op_launch: Constant<Bits<32>>,
+    op_wfi: Constant<Bits<32>>,
+    op_release: Constant<Bits<32>>,
+    op_acquire: Constant<Bits<32>>,
+    opcode_shift: Constant<Bits<32>>,
+    cond_shift: Constant<Bits<32>>,
+    length_shift: Constant<Bits<32>>,
+    release_wfi_bit: Constant<Bits<32>>,
+    named_sem_bit: Constant<Bits<32>>,
+    no_switch_bit: Constant<Bits<32>>,
+    last_cond: Constant<Bits<32>>,
+}
+
+impl<const IDX_BITS: usize, const SEM_BITS: usize> Default
+    for HostInterface<IDX_BITS, SEM_BITS>
+{
+    fn default() -> Self {
+        assert!(SEM_BITS == IDX_BITS + 1, "HostInterface: SEM_BITS = IDX_BITS + 1");
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            ring_entries: Default::default(),
+            cmd_cycles: Default::default(),
+            watchdog_limit: Default::default(),
+            ring_base: Default::default(),
+            chan_empty: Default::default(),
+            chan_gp_get: Default::default(),
+            chan_idle: Default::default(),
+            chan_advance: Default::default(),
+            stopped: Default::default(),
+            mem_rd_en: Default::default(),
+            mem_rd_addr: Default::default(),
+            mem_rd_data: Default::default(),
+            sem_rd_sem: Default::default(),
+            sem_rd_value: Default::default(),
+            sem_wr_en: Default::default(),
+            sem_wr_sem: Default::default(),
+            sem_wr_value: Default::default(),
+            launch_valid: Default::default(),
+            launch_ready: Default::default(),
+            launch_kernel: Default::default(),
+            launch_channel: Default::default(),
+            channel: Default::default(),
+            exec_valid: Default::default(),
+            exec_entry: Default::default(),
+            exec_opcode: Default::default(),
+            acquire_wait: Default::default(),
+            acquire_done: Default::default(),
+            acquire_sem: Default::default(),
+            error: Default::default(),
+            watchdog: Default::default(),
+            watchdog_channel: Default::default(),
+            state: Default::default(),
+            current_channel: Default::default(),
+            chan_cmd_addr: Default::default(),
+            chan_cmd_left: Default::default(),
+            chan_in_block: Default::default(),
+            chan_acquire_pending: Default::default(),
+            chan_no_switch: Default::default(),
+            chan_stopped: Default::default(),
+            chan_wait_cycles: Default::default(),
+            chan_watchdog_fired: Default::default(),
+            entry_word0: Default::default(),
+            cmd_header: Default::default(),
+            cmd_payload: Default::default(),
+            cmd_opcode: Default::default(),
+            cmd_cond: Default::default(),
+            cmd_release_wfi: Default::default(),
+            cmd_sem: Default::default(),
+            exec_cycles: Default::default(),
+            exec_pulse: Default::default(),
+            error_pulse: Default::default(),
+            check: Default::default(),
+            cur_cmd_addr: Default::default(),
+            cur_cmd_left: Default::default(),
+            cur_in_block: Default::default(),
+            cur_pending: Default::default(),
+            cur_no_switch: Default::default(),
+            cur_idle: Default::default(),
+            cur_gp_get: Default::default(),
+            cur_ring_base: Default::default(),
+            cur_runnable: Default::default(),
+            other_runnable: Default::default(),
+            entry_addr: Default::default(),
+            block_length: Default::default(),
+            entry_malformed: Default::default(),
+            header_opcode: Default::default(),
+            header_cond: Default::default(),
+            header_index: Default::default(),
+            header_named: Default::default(),
+            cmd_malformed: Default::default(),
+            chan_id: [Constant::new(false), Constant::new(true)],
+            op_launch: c32(OP_LAUNCH),
+            op_wfi: c32(OP_WFI),
+            op_release: c32(OP_RELEASE),
+            op_acquire: c32(OP_ACQUIRE),
+            opcode_shift: c32(OPCODE_LSB as u64),
+            cond_shift: c32(COND_LSB as u64),
+            length_shift: c32(ENTRY1_LENGTH_LSB as u64),
+            release_wfi_bit: c32(1 << RELEASE_WFI_BIT),
+            named_sem_bit: c32(1 << NAMED_SEM_BIT),
+            no_switch_bit: c32(1 << ENTRY0_NO_CONTEXT_SWITCH_BIT),
+            last_cond: c32(4),
+        }
+    }
+}
+
+impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
+    for HostInterface<IDX_BITS, SEM_BITS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            current_channel,
+            entry_word0,
+            cmd_header,
+            cmd_payload,
+            cmd_opcode,
+            cmd_cond,
+            cmd_release_wfi,
+            cmd_sem,
+            exec_cycles,
+            exec_pulse,
+            error_pulse
+        );
+        clock!(self, clock, check);
+        // Defaults: every per-channel register holds, every pulse is low.
+        self.exec_pulse.d.next = false;
+        self.error_pulse.d.next = false;
+        self.mem_rd_en.next = false;
+        self.mem_rd_addr.next = self.cur_cmd_addr.val();
+        self.sem_wr_en.next = false;
+        self.launch_valid.next = false;
+        self.acquire_wait.next = false;
+        self.acquire_done.next = false;
+        self.watchdog.next = false;
+        self.watchdog_channel.next = false;
+        self.cur_cmd_addr.next = self.chan_cmd_addr[0].q.val();
+        self.cur_cmd_left.next = self.chan_cmd_left[0].q.val();
+        self.cur_in_block.next = self.chan_in_block[0].q.val();
+        self.cur_pending.next = self.chan_acquire_pending[0].q.val();
+        self.cur_no_switch.next = self.chan_no_switch[0].q.val();
+        self.cur_idle.next = self.chan_idle[0].val();
+        self.cur_gp_get.next = self.chan_gp_get[0].val();
+        self.cur_ring_base.next = self.ring_base[0].val();
+        self.cur_runnable.next = false;
+        self.other_runnable.next = false;
+        for i in 0..2 {
+            self.chan_cmd_addr[i].clock.next = self.clock.val();
+            self.chan_cmd_left[i].clock.next = self.clock.val();
+            self.chan_in_block[i].clock.next = self.clock.val();
+            self.chan_acquire_pending[i].clock.next = self.clock.val();
+            self.chan_no_switch[i].clock.next = self.clock.val();
+            self.chan_stopped[i].clock.next = self.clock.val();
+            self.chan_wait_cycles[i].clock.next = self.clock.val();
+            self.chan_watchdog_fired[i].clock.next = self.clock.val();
+            self.chan_cmd_addr[i].d.next = self.chan_cmd_addr[i].q.val();
+            self.chan_cmd_left[i].d.next = self.chan_cmd_left[i].q.val();
+            self.chan_in_block[i].d.next = self.chan_in_block[i].q.val();
+            self.chan_acquire_pending[i].d.next = self.chan_acquire_pending[i].q.val();
+            self.chan_no_switch[i].d.next = self.chan_no_switch[i].q.val();
+            self.chan_stopped[i].d.next = self.chan_stopped[i].q.val();
+            self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val();
+            self.chan_watchdog_fired[i].d.next = self.chan_watchdog_fired[i].q.val();
+            self.chan_advance[i].next = false;
+            self.stopped[i].next = self.chan_stopped[i].q.val();
+            if self.current_channel.q.val() == self.chan_id[i].val() {
+                self.cur_cmd_addr.next = self.chan_cmd_addr[i].q.val();
+                self.cur_cmd_left.next = self.chan_cmd_left[i].q.val();
+                self.cur_in_block.next = self.chan_in_block[i].q.val();
+                self.cur_pending.next = self.chan_acquire_pending[i].q.val();
+                self.cur_no_switch.next = self.chan_no_switch[i].q.val();
+                self.cur_idle.next = self.chan_idle[i].val();
+                self.cur_gp_get.next = self.chan_gp_get[i].val();
+                self.cur_ring_base.next = self.ring_base[i].val();
+                self.cur_runnable.next =
+                    !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
+            } else {
+                self.other_runnable.next =
+                    !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
+            }
+            // WQ-10 watchdog: counts while the channel's acquire waits, reports once.
+            if self.chan_acquire_pending[i].q.val() & !self.chan_watchdog_fired[i].q.val() {
+                self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val() + bits::<32>(1);
+                if (self.watchdog_limit.val() != bits::<32>(0))
+                    & (self.chan_wait_cycles[i].q.val() + bits::<32>(1)
+                        == self.watchdog_limit.val())
+                {
+                    self.chan_watchdog_fired[i].d.next = true;
+                    self.watchdog.next = true;
+                    self.watchdog_channel.next = self.chan_id[i].val();
+                }
+            }
+        }
+        // The entry (WQ-9): word address from GET / GET_HI, length in words.
+        self.entry_addr.next = self.cur_ring_base.val()
+            + (bit_cast::<32, IDX_BITS>(self.cur_gp_get.val()) << bits::<32>(1));
+        self.block_length.next =
+            (self.mem_rd_data.val() >> self.length_shift.val()) & bits::<32>(0x1F_FFFF);
+        self.entry_malformed.next = (self.block_length.val() == bits::<32>(0))
+            | self.block_length.val().get_bit(0)
+            | ((self.mem_rd_data.val() & bits::<32>(0xFC)) != bits::<32>(0));
+        // The command header (see `command`).
+        self.header_opcode.next = self.cmd_header.q.val() >> self.opcode_shift.val();
+        self.header_cond.next = (self.cmd_header.q.val() >> self.cond_shift.val()) & bits::<32>(7);
+        self.header_index.next = self.cmd_header.q.val() & bits::<32>(0x7FFF);
+        self.header_named.next = (self.cmd_header.q.val() & self.named_sem_bit.val()) != bits::<32>(0);
+        self.cmd_malformed.next = true;
+        if (self.header_opcode.val() == self.op_launch.val())
+            | (self.header_opcode.val() == self.op_wfi.val())
+        {
+            self.cmd_malformed.next = false;
+        }
+        if (self.header_opcode.val() == self.op_release.val())
+            | (self.header_opcode.val() == self.op_acquire.val())
+        {
+            self.cmd_malformed.next =
+                !self.header_named.val() & (self.header_index.val() >= bit_cast::<32, SEM_BITS>(self.ring_entries.val()));
+        }
+        if (self.header_opcode.val() == self.op_acquire.val())
+            & (self.header_cond.val() > self.last_cond.val())
+        {
+            self.cmd_malformed.next = true;
+        }
+        // The acquire check reads the semaphore one cycle after `sem_rd_sem`.
+        self.check.cond.next = self.cmd_cond.q.val();
+        self.check.sem_value.next = self.sem_rd_value.val();
+        self.check.value.next = self.cmd_payload.q.val();
+        self.check.reset.next = self.reset.val();
+        match self.state.q.val() {
+            HostState::Pick => {
+                if self.cur_runnable.val() {
+                    if self.cur_in_block.val() {
+                        self.state.d.next = HostState::HeaderFetch;
+                    } else {
+                        self.state.d.next = HostState::EntryAddress;
+                    }
+                } else if self.other_runnable.val() {
+                    self.current_channel.d.next = !self.current_channel.q.val();
+                }
+            }
+            HostState::EntryAddress => {
+                self.mem_rd_en.next = true;
+                self.mem_rd_addr.next = self.entry_addr.val();
+                self.state.d.next = HostState::EntryWord0;
+            }
+            HostState::EntryWord0 => {
+                self.entry_word0.d.next = self.mem_rd_data.val();
+                self.mem_rd_en.next = true;
+                self.mem_rd_addr.next = self.entry_addr.val() + bits::<32>(1);
+                self.state.d.next = HostState::EntryWord1;
+            }
+            HostState::EntryWord1 => {
+                if self.entry_malformed.val() {
+                    self.error_pulse.d.next = true;
+                    self.state.d.next = HostState::Pick;
+                } else {
+                    self.state.d.next = HostState::HeaderFetch;
+                }
+            }
+            HostState::HeaderFetch => {
+                self.mem_rd_en.next = true;
+                self.mem_rd_addr.next = self.cur_cmd_addr.val();
+                self.state.d.next = HostState::PayloadFetch;
+            }
+            HostState::PayloadFetch => {
+                self.cmd_header.d.next = self.mem_rd_data.val();
+                self.mem_rd_en.next = true;
+                self.mem_rd_addr.next = self.cur_cmd_addr.val() + bits::<32>(1);
+                self.state.d.next = HostState::Decode;
+            }
+            HostState::Decode => {
+                self.cmd_payload.d.next = self.mem_rd_data.val();
+                self.cmd_opcode.d.next = self.header_opcode.val().get_bits::<4>(0);
+                self.cmd_cond.d.next = self.header_cond.val().get_bits::<3>(0);
+                self.cmd_release_wfi.d.next =
+                    (self.cmd_header.q.val() & self.release_wfi_bit.val()) != bits::<32>(0);
+                if self.header_named.val() {
+                    self.cmd_sem.d.next = self.ring_entries.val()
+                        + bit_cast::<SEM_BITS, 1>(self.cmd_header.q.val().get_bits::<1>(0));
+                } else {
+                    self.cmd_sem.d.next = self.header_index.val().get_bits::<SEM_BITS>(0);
+                }
+                self.exec_cycles.d.next = bits::<8>(1);
+                if self.cmd_malformed.val() {
+                    self.error_pulse.d.next = true;
+                    self.state.d.next = HostState::Pick;
+                } else if self.cur_pending.val() {
+                    self.state.d.next = HostState::AcqRead;
+                } else {
+                    self.exec_pulse.d.next = true;
+                    self.state.d.next = HostState::Executing;
+                }
+            }
+            HostState::Executing => {
+                self.exec_cycles.d.next = self.exec_cycles.q.val() + bits::<8>(1);
+                if self.exec_cycles.q.val() >= self.cmd_cycles.val() {
+                    if self.cmd_opcode.q.val() == self.op_launch.val().get_bits::<4>(0) {
+                        self.state.d.next = HostState::Launch;
+                    } else if self.cmd_opcode.q.val() == self.op_wfi.val().get_bits::<4>(0) {
+                        self.state.d.next = HostState::Wfi;
+                    } else if self.cmd_opcode.q.val() == self.op_release.val().get_bits::<4>(0) {
+                        self.state.d.next = HostState::Release;
+                    } else {
+                        self.state.d.next = HostState::AcqRead;
+                    }
+                }
+            }
+            HostState::Launch => {
+                self.launch_valid.next = true;
+                if self.launch_ready.val() {
+                    self.state.d.next = HostState::Next;
+                }
+            }
+            HostState::Wfi => {
+                if self.cur_idle.val() {
+                    self.state.d.next = HostState::Next;
+                }
+            }
+            HostState::Release => {
+                if !self.cmd_release_wfi.q.val() | self.cur_idle.val() {
+                    self.sem_wr_en.next = true;
+                    self.state.d.next = HostState::Next;
+                }
+            }
+            HostState::AcqRead => {
+                self.state.d.next = HostState::AcqCompare;
+            }
+            HostState::AcqCompare => {
+                self.state.d.next = HostState::AcqDecide;
+            }
+            HostState::AcqDecide => {
+                if self.check.satisfied.val() {
+                    self.acquire_done.next = true;
+                    self.state.d.next = HostState::Next;
+                } else {
+                    self.acquire_wait.next = !self.cur_pending.val();
+                    if self.other_runnable.val() & !self.cur_no_switch.val() {
+                        self.current_channel.d.next = !self.current_channel.q.val();
+                        self.state.d.next = HostState::Pick;
+                    } else {
+                        self.state.d.next = HostState::AcqRead;
+                    }
+                }
+            }
+            HostState::Next => {
+                if self.cur_cmd_left.val() == bits::<32>(2) {
+                    self.state.d.next = HostState::Pick;
+                } else {
+                    self.state.d.next = HostState::HeaderFetch;
+                }
+            }
+            _ => {
+                self.state.d.next = HostState::Pick;
+            }
+        }
+        // Per-channel register updates of the served channel.
+        for i in 0..2 {
+            if self.current_channel.q.val() == self.chan_id[i].val() {
+                if (self.state.q.val() == HostState::EntryWord1) & !self.entry_malformed.val() {
+                    self.chan_cmd_addr[i].d.next = (self.entry_word0.q.val() >> bits::<32>(2))
+                        | ((self.mem_rd_data.val() & bits::<32>(3)) << bits::<32>(30));
+                    self.chan_cmd_left[i].d.next = self.block_length.val();
+                    self.chan_in_block[i].d.next = true;
+                    self.chan_no_switch[i].d.next =
+                        (self.entry_word0.q.val() & self.no_switch_bit.val()) != bits::<32>(0);
+                }
+                if ((self.state.q.val() == HostState::EntryWord1) & self.entry_malformed.val())
+                    | ((self.state.q.val() == HostState::Decode) & self.cmd_malformed.val())
+                {
+                    self.chan_stopped[i].d.next = true;
+                    self.chan_in_block[i].d.next = false;
+                    self.chan_acquire_pending[i].d.next = false;
+                }
+                if (self.state.q.val() == HostState::AcqDecide) & !self.check.satisfied.val() {
+                    self.chan_acquire_pending[i].d.next = true;
+                }
+                if (self.state.q.val() == HostState::AcqDecide) & self.check.satisfied.val() {
+                    self.chan_acquire_pending[i].d.next = false;
+                    self.chan_wait_cycles[i].d.next = bits::<32>(0);
+                    self.chan_watchdog_fired[i].d.next = false;
+                }
+                if self.state.q.val() == HostState::Next {
+                    self.chan_cmd_addr[i].d.next = self.cur_cmd_addr.val() + bits::<32>(2);
+                    self.chan_cmd_left[i].d.next = self.cur_cmd_left.val() - bits::<32>(2);
+                    if self.cur_cmd_left.val() == bits::<32>(2) {
+                        self.chan_in_block[i].d.next = false;
+                        self.chan_advance[i].next = true;
+                    }
+                }
+            }
+            if self.reset.val() {
+                self.chan_cmd_addr[i].d.next = bits::<32>(0);
+                self.chan_cmd_left[i].d.next = bits::<32>(0);
+                self.chan_in_block[i].d.next = false;
+                self.chan_acquire_pending[i].d.next = false;
+                self.chan_no_switch[i].d.next = false;
+                self.chan_stopped[i].d.next = false;
+                self.chan_wait_cycles[i].d.next = bits::<32>(0);
+                self.chan_watchdog_fired[i].d.next = false;
+                self.chan_advance[i].next = false;
+            }
+        }
+        // Outputs decoded from registers.
+        self.channel.next = self.current_channel.q.val();
+        self.sem_rd_sem.next = self.cmd_sem.q.val();
+        self.sem_wr_sem.next = self.cmd_sem.q.val();
+        self.sem_wr_value.next = self.cmd_payload.q.val();
+        self.launch_kernel.next = self.cmd_payload.q.val();
+        self.launch_channel.next = self.current_channel.q.val();
+        self.exec_valid.next = self.exec_pulse.q.val();
+        self.exec_entry.next = self.cur_gp_get.val();
+        self.exec_opcode.next = self.cmd_opcode.q.val();
+        self.acquire_sem.next = self.cmd_sem.q.val();
+        self.error.next = self.error_pulse.q.val();
+        if self.reset.val() {
+            self.state.d.next = HostState::Pick;
+            self.current_channel.d.next = false;
+            self.exec_pulse.d.next = false;
+            self.error_pulse.d.next = false;
+            self.mem_rd_en.next = false;
+            self.sem_wr_en.next = false;
+            self.launch_valid.next = false;
+            self.acquire_wait.next = false;
+            self.acquire_done.next = false;
+            self.watchdog.next = false;
+        }
+    }
+}

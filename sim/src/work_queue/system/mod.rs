@@ -1,0 +1,457 @@
+//! System simulation of work-queue based work creation (SPEC WQ-3..WQ-8, WQ-11): the
+//! [`WqCluster`] RTL — CPU and GPU channels, host interface, soft/shadow GP_PUT allocator,
+//! semaphores — stepped in one cycle harness, with behavioural memory, kernels, GPU threads
+//! and a CPU behind a bus around it ([`model`]).
+//!
+//! GPU-created mode (the mechanism): at cycle 0 the driver sets up (WQ-5) the GPU channel (its
+//! entry 0 acquires X, GP_PUT = wrap(GP_GET - 1), soft GP_PUT = GP_GET + 1, shadow = GP_PUT)
+//! and the CPU channel's block [launch, WFI, release X, acquire Y]; the GPU sees these writes
+//! `bus_latency` cycles later. Threads of a launched kernel start `start` cycles after the
+//! launch, allocate `blocks + 1` entries (one atomic allocation per cycle, lowest thread index
+//! first; refused: retry `retry_cycles` after the answer), write one entry per cycle
+//! (`written`), then release the guard S[first-1] (one semaphore write per cycle) and are
+//! finished. The thread whose allocation takes the counter of threads still to allocate to zero
+//! then allocates the return block [WFI, release Y, acquire X] with its guard (WQ-7). A kernel
+//! finishes when `block_cycles` have passed since its launch and its threads have finished; a
+//! WFI waits for every kernel its channel launched. The run is done when the CPU channel's
+//! acquire of Y has completed, its ring is empty, and the GPU channel waits on X again.
+//!
+//! CPU-mediated mode (WQ-11 baseline): the same kernels and threads, but a thread only records
+//! the blocks it would create (one cycle per block); the CPU channel's block is [launch, WFI,
+//! release Y]; the CPU sees the release `bus_latency` later, writes one entry whose block
+//! launches every kernel recorded since its last submission, then [WFI, release Y], and GP_PUT,
+//! which the GPU sees `bus_latency` later. The run is done when a level's release finds nothing
+//! recorded.
+//!
+//! Semaphore values: S[i] guards carry the lap of the entry plus one, acquired with circular
+//! >= (the semaphore of an entry is reused on every lap of the ring); X is released with 1 and
+//! acquired >= 1 by entry 0 and >= 2 by the return block; Y is released with 1 and acquired
+//! >= 1.
+//!
+//! Checked while running (exit 1): the cluster's `violation`, `error` (a malformed entry) and
+//! `watchdog` (an acquire waiting `watchdog_cycles`) outputs; [`MAX_CYCLES`].
+use crate::harness::{NoConvergence, PortTrace};
+use crate::scenario::RunError;
+use crate::trace::TraceWriter;
+use ppu_hdl::work_queue::command::{Command, Condition, Sem};
+use ppu_hdl::work_queue::ring_wrap::WrapForm;
+use ppu_hdl::work_queue::wq_cluster::WqCluster;
+use rust_hdl::prelude::*;
+use serde_json::{json, Value};
+
+mod config;
+pub mod model;
+
+pub use config::*;
+use model::{Cpu, Gpu, Memory, Phase};
+
+/// The simulated top block.
+pub type SysCluster = WqCluster<IDX_BITS, X_BITS, SEM_BITS>;
+
+/// The trace name of a semaphore index: S[i] as `i`, X and Y by name.
+pub fn sem_name(index: u64, entries: u64) -> Value {
+    if index == entries {
+        json!("X")
+    } else if index == entries + 1 {
+        json!("Y")
+    } else {
+        json!(index)
+    }
+}
+
+/// The trace name of a command opcode.
+fn command_name(opcode: u64) -> &'static str {
+    match opcode {
+        1 => "launch",
+        2 => "wfi",
+        3 => "release",
+        _ => "acquire",
+    }
+}
+
+/// Everything a run keeps between cycles.
+struct Run<'a> {
+    cfg: &'a SystemConfig,
+    mem: Memory,
+    gpu: Gpu,
+    cpu: Cpu,
+    trace: Option<&'a mut TraceWriter>,
+    result: SystemResult,
+    /// Last observed GP_GET / GP_PUT per channel.
+    pointers: [[u64; 2]; 2],
+    /// The thread whose allocation request is in the allocator.
+    alloc_thread: Option<usize>,
+    /// Last cycle's memory read, answered this cycle.
+    read_addr: Option<u32>,
+    /// GPU-created completion: Y released by the return block, then acquired by the CPU
+    /// channel, and X waited for by the GPU channel again.
+    y_released: bool,
+    y_acquired: bool,
+    x_rewaited: bool,
+    done: Option<u64>,
+}
+
+impl Run<'_> {
+    fn event(&mut self, cycle: u64, name: &str, fields: Value) -> Result<(), RunError> {
+        match self.trace.as_deref_mut() {
+            Some(t) => t.event(cycle, name, fields),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Run the system; events go to `trace` when given. Returns the figures and, when
+/// `cfg.record_ports`, the cluster's port trace.
+pub fn run(
+    cfg: &SystemConfig,
+    trace: Option<&mut TraceWriter>,
+) -> Result<(SystemResult, Option<PortTrace>), RunError> {
+    let out = crate::tb::TbOutput {
+        vcd: cfg.vcd.as_deref(),
+        record_ports: cfg.record_ports,
+    };
+    let uut = SysCluster::with_form(WrapForm::natural(cfg.entries as usize));
+    let mut h = crate::tb::harness(uut, |u, c| u.clock.next = c.into(), &out, "wq_cluster")
+        .map_err(RunError::Output)?;
+    let mut run = Run {
+        cfg,
+        mem: Memory::new(),
+        gpu: Gpu::new(cfg),
+        cpu: Cpu::default(),
+        trace,
+        result: SystemResult::default(),
+        pointers: [[0; 2]; 2],
+        alloc_thread: None,
+        read_addr: None,
+        y_released: false,
+        y_acquired: false,
+        x_rewaited: false,
+        done: None,
+    };
+    let sim = |e: NoConvergence| RunError::Violation(format!("the cluster does not settle: {:?}", e));
+    // Reset, then wait for the semaphore memory to clear itself (not part of the run's cycles).
+    set_config(&mut h.uut, cfg);
+    h.uut.reset.next = true;
+    h.step().map_err(sim)?;
+    h.uut.reset.next = false;
+    loop {
+        h.settle().map_err(sim)?;
+        if h.uut.ready.val() {
+            break;
+        }
+        h.step().map_err(sim)?;
+    }
+    let t0 = h.cycle();
+    driver_setup(&mut run);
+    loop {
+        let cycle = h.cycle() - t0;
+        drive(&mut run, &mut h.uut, cycle);
+        h.settle().map_err(sim)?;
+        observe(&mut run, &h.uut, cycle)?;
+        if let Some(done) = run.done {
+            run.result.cycles = done;
+            run.result.cpu_interactions = run.cpu.interactions;
+            break;
+        }
+        if cycle >= MAX_CYCLES {
+            return Err(RunError::Violation(format!(
+                "the run has not finished after {} cycles",
+                MAX_CYCLES
+            )));
+        }
+        h.step().map_err(sim)?;
+    }
+    let ports = crate::tb::finish_waves(h, &out, |_| vec![]).map_err(RunError::Output)?;
+    Ok((run.result, ports))
+}
+
+fn set_config(u: &mut SysCluster, cfg: &SystemConfig) {
+    u.ring_entries.next = bits::<X_BITS>(cfg.entries);
+    u.cmd_cycles.next = bits::<8>(cfg.host_cycles_per_command.min(255));
+    u.watchdog_limit.next = bits::<32>(cfg.watchdog_cycles.min(u32::MAX as u64));
+    u.ring_base[0].next = bits::<32>(CPU_RING_BASE as u64);
+    u.ring_base[1].next = bits::<32>(GPU_RING_BASE as u64);
+    u.launch_ready.next = true;
+}
+
+/// WQ-5 (and the baseline's first submission): what the driver writes at cycle 0.
+fn driver_setup(run: &mut Run) {
+    let bus = run.cfg.bus_latency;
+    let cpu_block = match run.cfg.mode {
+        Mode::GpuCreated => {
+            let acquire_x = run.mem.block(&[Command::Acquire {
+                sem: Sem::X,
+                cond: Condition::CircGeq,
+                value: 1,
+            }]);
+            run.mem.entry(GPU_RING_BASE, 0, acquire_x);
+            run.cpu.setup_at = Some(bus);
+            vec![
+                Command::Launch { kernel: 0 },
+                Command::Wfi,
+                Command::Release {
+                    sem: Sem::X,
+                    value: 1,
+                    after_wfi: false,
+                },
+                Command::Acquire {
+                    sem: Sem::Y,
+                    cond: Condition::CircGeq,
+                    value: 1,
+                },
+            ]
+        }
+        Mode::CpuMediated => vec![
+            Command::Launch { kernel: 0 },
+            Command::Wfi,
+            Command::Release {
+                sem: Sem::Y,
+                value: 1,
+                after_wfi: false,
+            },
+        ],
+    };
+    let b = run.mem.block(&cpu_block);
+    run.mem.entry(CPU_RING_BASE, 0, b);
+    run.cpu.next_entry = 1;
+    run.cpu.puts.push_back((bus, 1));
+    run.cpu.interactions = 1;
+}
+
+/// Set the cluster's inputs for `cycle` from the model.
+fn drive(run: &mut Run, u: &mut SysCluster, cycle: u64) {
+    set_config(u, run.cfg);
+    u.reset.next = false;
+    let setup_at = run.cpu.setup_at;
+    u.gpu_owned.next = setup_at.is_some_and(|s| cycle >= s);
+    u.setup_valid.next = setup_at == Some(cycle);
+    u.cpu_put_valid.next = false;
+    while run.cpu.puts.front().is_some_and(|p| p.0 <= cycle) {
+        let (_, put) = run.cpu.puts.pop_front().unwrap_or_default();
+        u.cpu_put_valid.next = true;
+        u.cpu_put_value.next = bits::<IDX_BITS>(put);
+    }
+    u.gpu_put_valid.next = false;
+    u.mem_rd_data.next = bits::<32>(run.read_addr.map(|a| run.mem.read(a)).unwrap_or(0) as u64);
+    let idle = run.gpu.update_kernels(cycle);
+    u.chan_idle[0].next = idle[0];
+    u.chan_idle[1].next = idle[1];
+    run.alloc_thread = None;
+    u.alloc_valid.next = false;
+    if let Some((t, count)) = run.gpu.alloc_request(cycle) {
+        u.alloc_valid.next = true;
+        u.alloc_count.next = bits::<X_BITS>(count);
+        run.alloc_thread = Some(t);
+    }
+    u.thread_wr_valid.next = false;
+    if let Some((_, sem, value)) = run.gpu.release_request() {
+        u.thread_wr_valid.next = true;
+        u.thread_wr_sem.next = bits::<SEM_BITS>(sem);
+        u.thread_wr_value.next = bits::<32>(value as u64);
+    }
+}
+
+/// Read the settled outputs of `cycle`: trace events, model updates, checks.
+fn observe(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
+    allocation(run, u, cycle)?;
+    writes(run, cycle)?;
+    if u.thread_wr_valid.val() && u.thread_wr_ready.val() {
+        if let Some((t, _, _)) = run.gpu.release_request() {
+            run.gpu.released(t, cycle);
+        }
+    }
+    host_events(run, u, cycle)?;
+    if run.cfg.mode == Mode::CpuMediated {
+        run.gpu.record(cycle);
+        cpu_mediated(run, cycle);
+    }
+    if u.violation.val() {
+        return Err(RunError::Violation(format!(
+            "cycle {}: the work-queue cluster raised violation",
+            cycle
+        )));
+    }
+    if u.error.val() {
+        return Err(RunError::Violation(format!(
+            "cycle {}: channel {} stopped at a malformed entry (WQ-10)",
+            cycle,
+            u.channel.val() as u8
+        )));
+    }
+    if u.watchdog.val() {
+        return Err(RunError::Violation(format!(
+            "cycle {}: an acquire on channel {} has waited {} cycles (watchdog_cycles, WQ-10)",
+            cycle,
+            u.watchdog_channel.val() as u8,
+            run.cfg.watchdog_cycles
+        )));
+    }
+    Ok(())
+}
+
+/// The allocator's answer to last cycle's request (WQ-6), and this cycle's request.
+fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
+    if u.resp_valid.val() {
+        let t = run
+            .gpu
+            .threads
+            .iter()
+            .position(|t| t.phase == Phase::AwaitResponse)
+            .ok_or_else(|| RunError::Violation(format!("cycle {}: an answer nobody asked for", cycle)))?;
+        let ok = u.resp_ok.val();
+        let first = u.resp_first.val().to_u64();
+        let lap = u.resp_lap.val().to_u64();
+        let count = match run.gpu.threads[t].kind {
+            model::AllocKind::Main => run.gpu.threads[t].spec.blocks + 1,
+            model::AllocKind::Return => 2,
+        };
+        run.event(
+            cycle,
+            "alloc",
+            json!({"thread": t, "first": first, "count": count, "ok": ok}),
+        )?;
+        if ok {
+            run.result.allocations_ok += 1;
+        } else {
+            run.result.allocations_refused += 1;
+        }
+        run.gpu.alloc_response(t, ok, first, lap, cycle, &mut run.mem);
+    }
+    if let (Some(t), true) = (run.alloc_thread, u.alloc_ready.val()) {
+        run.gpu.threads[t].phase = Phase::AwaitResponse;
+    }
+    Ok(())
+}
+
+/// Threads writing their entries, one per cycle each (`written`).
+fn writes(run: &mut Run, cycle: u64) -> Result<(), RunError> {
+    for t in 0..run.gpu.threads.len() {
+        let Phase::Writing { next } = run.gpu.threads[t].phase else {
+            continue;
+        };
+        let th = &run.gpu.threads[t];
+        let entry = run.gpu.wrap((th.first + next) as i64);
+        let block = th.blocks[next as usize];
+        let count = th.count;
+        let guard = th.guard;
+        run.mem.entry(GPU_RING_BASE, entry, block);
+        run.result.entries_written += 1;
+        run.event(cycle, "written", json!({"thread": t, "entry": entry}))?;
+        if next + 1 < count {
+            run.gpu.threads[t].phase = Phase::Writing { next: next + 1 };
+        } else if guard.is_some() {
+            run.gpu.threads[t].phase = Phase::Release(guard);
+        } else {
+            run.gpu.released(t, cycle);
+        }
+    }
+    Ok(())
+}
+
+/// The host's events of this cycle, in trace order.
+fn host_events(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
+    let n = run.cfg.entries;
+    let ch = u.channel.val() as u64;
+    if u.exec_valid.val() {
+        run.result.commands_executed += 1;
+        let e = json!({"channel": ch, "entry": u.exec_entry.val().to_u64(),
+            "command": command_name(u.exec_opcode.val().to_u64())});
+        run.event(cycle, "exec", e)?;
+    }
+    if u.launch_valid.val() && u.launch_ready.val() {
+        run.result.kernels_launched += 1;
+        let k = u.launch_kernel.val().to_u64() as usize;
+        let c = u.launch_channel.val() as usize;
+        run.gpu.launch(k, cycle, c, run.cfg.mode);
+    }
+    if u.release.val() {
+        let sem = u.release_sem.val().to_u64();
+        let value = u.release_value.val().to_u64();
+        run.event(
+            cycle,
+            "release",
+            json!({"channel": ch, "sem": sem_name(sem, n), "value": value}),
+        )?;
+        if sem == n + 1 {
+            match run.cfg.mode {
+                Mode::GpuCreated => run.y_released = true,
+                Mode::CpuMediated => run.cpu.notices.push_back((cycle, value as u32)),
+            }
+        }
+    }
+    let sem = u.acquire_sem.val().to_u64();
+    if u.acquire_wait.val() {
+        run.event(cycle, "acquire_wait", json!({"channel": ch, "sem": sem_name(sem, n)}))?;
+        if ch == 1 && sem == n && run.y_released {
+            run.x_rewaited = true;
+        }
+    }
+    if u.acquire_done.val() {
+        run.event(cycle, "acquire_done", json!({"channel": ch, "sem": sem_name(sem, n)}))?;
+        if ch == 0 && sem == n + 1 {
+            run.y_acquired = true;
+        }
+    }
+    for c in 0..2 {
+        let get = u.gp_get[c].val().to_u64();
+        let put = u.gp_put[c].val().to_u64();
+        if get != run.pointers[c][0] {
+            run.pointers[c][0] = get;
+            run.event(cycle, "gp_get", json!({"channel": c, "value": get}))?;
+        }
+        if put != run.pointers[c][1] {
+            run.pointers[c][1] = put;
+            run.event(cycle, "gp_put", json!({"channel": c, "value": put}))?;
+        }
+    }
+    run.read_addr = u.mem_rd_en.val().then(|| u.mem_rd_addr.val().to_u64() as u32);
+    if run.cfg.mode == Mode::GpuCreated
+        && run.y_acquired
+        && run.x_rewaited
+        && run.pointers[0][0] == run.pointers[0][1]
+    {
+        run.done = Some(cycle);
+    }
+    Ok(())
+}
+
+/// The baseline's CPU: on each level's notification, submit what the level recorded.
+fn cpu_mediated(run: &mut Run, cycle: u64) {
+    let bus = run.cfg.bus_latency;
+    // A release the GPU made: if nothing was recorded and nobody is still recording, the GPU's
+    // work is complete at that release.
+    if let Some(&(released, value)) = run.cpu.notices.front() {
+        let recording = run
+            .gpu
+            .threads
+            .iter()
+            .any(|t| matches!(t.phase, Phase::Recording(_) | Phase::Idle) && !t.finished);
+        if released == cycle && run.gpu.requested.is_empty() && !recording {
+            run.done = Some(cycle);
+            return;
+        }
+        if cycle >= released + bus {
+            run.cpu.notices.pop_front();
+            run.cpu.interactions += 1;
+            let mut cmds: Vec<Command> = run
+                .gpu
+                .requested
+                .drain(..)
+                .map(|k| Command::Launch { kernel: k as u32 })
+                .collect();
+            cmds.push(Command::Wfi);
+            cmds.push(Command::Release {
+                sem: Sem::Y,
+                value: value.wrapping_add(1),
+                after_wfi: false,
+            });
+            let b = run.mem.block(&cmds);
+            let n = run.cfg.entries;
+            let e = run.cpu.next_entry;
+            run.mem.entry(CPU_RING_BASE, e, b);
+            run.cpu.next_entry = (e + 1) % n;
+            run.cpu.puts.push_back((cycle + bus, run.cpu.next_entry));
+            run.cpu.interactions += 1;
+        }
+    }
+}
