@@ -28,8 +28,9 @@ pub struct AcquireCheck {
     pub cond_legal: Signal<Out, Bit>,
     satisfied_reg: DFF<Bit>,
     cond_legal_reg: DFF<Bit>,
-    /// sem - value, wrapping (its bit 31 is the sign of the circular difference).
+    /// sem - value, wrapping: non-negative as a signed number when below 2^31.
     difference: Signal<Local, Bits<32>>,
+    sign_bit: Constant<Bits<32>>,
     cond_equal: Constant<Bits<3>>,
     cond_geq: Constant<Bits<3>>,
     cond_circ_geq: Constant<Bits<3>>,
@@ -50,6 +51,7 @@ impl Default for AcquireCheck {
             satisfied_reg: Default::default(),
             cond_legal_reg: Default::default(),
             difference: Default::default(),
+            sign_bit: Constant::new(bits::<32>(1 << 31)),
             cond_equal: Constant::new(bits::<3>(COND_EQUAL)),
             cond_geq: Constant::new(bits::<3>(COND_GEQ)),
             cond_circ_geq: Constant::new(bits::<3>(COND_CIRC_GEQ)),
@@ -71,7 +73,7 @@ impl Logic for AcquireCheck {
         } else if self.cond.val() == self.cond_geq.val() {
             self.satisfied_reg.d.next = self.sem_value.val() >= self.value.val();
         } else if self.cond.val() == self.cond_circ_geq.val() {
-            self.satisfied_reg.d.next = !self.difference.val().get_bit(31);
+            self.satisfied_reg.d.next = self.difference.val() < self.sign_bit.val();
         } else if self.cond.val() == self.cond_and.val() {
             self.satisfied_reg.d.next = (self.sem_value.val() & self.value.val()).any();
         } else if self.cond.val() == self.cond_nor.val() {

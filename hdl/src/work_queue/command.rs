@@ -92,10 +92,20 @@ impl Condition {
 /// One command of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
-    Launch { kernel: u32 },
+    Launch {
+        kernel: u32,
+    },
     Wfi,
-    Release { sem: Sem, value: u32, after_wfi: bool },
-    Acquire { sem: Sem, cond: Condition, value: u32 },
+    Release {
+        sem: Sem,
+        value: u32,
+        after_wfi: bool,
+    },
+    Acquire {
+        sem: Sem,
+        cond: Condition,
+        value: u32,
+    },
 }
 
 /// Why two words are not a command.
@@ -172,8 +182,7 @@ impl Command {
             }),
             OP_ACQUIRE => {
                 let code = (header >> COND_LSB) & 7;
-                let cond =
-                    Condition::from_code(code as u64).ok_or(DecodeError::Condition(code))?;
+                let cond = Condition::from_code(code as u64).ok_or(DecodeError::Condition(code))?;
                 Ok(Command::Acquire {
                     sem: sem_ok(sem)?,
                     cond,

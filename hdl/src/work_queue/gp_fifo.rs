@@ -17,7 +17,7 @@
 //! GPFIFO size is a register of a real host interface; the wrap form (WQ-2) is a construction
 //! parameter ([`GpFifo::with_form`]; the default is the AND form, for power-of-two sizes). A size
 //! outside 2..=2^`IDX_BITS`, or not a power of two with the AND form, raises `violation` every
-//! cycle it is configured.
+//! cycle it is configured, as does a GP_PUT written beyond the ring (a wrap out of range).
 //!
 //! Parameters: `IDX_BITS` (index width), `X_BITS` = `IDX_BITS` + 2.
 //! Ports: `clock`, `reset` (synchronous: GP_GET = GP_PUT = 0), `ring_entries`, `put_valid`,
@@ -60,9 +60,7 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     pow2_form: Constant<Bit>,
 }
 
-impl<const IDX_BITS: usize, const X_BITS: usize>
-    GpFifo<IDX_BITS, X_BITS>
-{
+impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
     /// A ring using the given wrap form (see [`RingWrap::new`]).
     pub fn with_form(form: WrapForm) -> Self {
         Self {
@@ -93,17 +91,13 @@ impl<const IDX_BITS: usize, const X_BITS: usize>
     }
 }
 
-impl<const IDX_BITS: usize, const X_BITS: usize> Default
-    for GpFifo<IDX_BITS, X_BITS>
-{
+impl<const IDX_BITS: usize, const X_BITS: usize> Default for GpFifo<IDX_BITS, X_BITS> {
     fn default() -> Self {
         Self::with_form(WrapForm::Pow2)
     }
 }
 
-impl<const IDX_BITS: usize, const X_BITS: usize> Logic
-    for GpFifo<IDX_BITS, X_BITS>
-{
+impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, gp_get_reg, gp_put_reg);
@@ -129,7 +123,12 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic
         self.empty.next = self.gp_get_reg.q.val() == self.gp_put_reg.q.val();
         self.full.next = self.gp_get_reg.q.val() == self.put_next.wrapped.val();
         self.fill.next = self.fill_wrap.wrapped.val();
-        self.violation.next = (self.get_advance.val() & self.empty.val()) | self.size_bad.val();
+        self.violation.next = (self.get_advance.val() & self.empty.val())
+            | self.size_bad.val()
+            | self.get_next.out_of_range.val()
+            | self.get_prev.out_of_range.val()
+            | self.put_next.out_of_range.val()
+            | self.fill_wrap.out_of_range.val();
         if self.get_advance.val() & !self.empty.val() {
             self.gp_get_reg.d.next = self.get_next.wrapped.val();
         }

@@ -5,7 +5,8 @@
 //! [`super::gp_entry`]; `ring_base[c]` is the word address of entry 0, entry i at
 //! `ring_base[c] + 2i`), then the entry's block two words per command ([`super::command`]),
 //! executes each command, and when the last command has completed pulses `chan_advance[c]`
-//! (the [`super::gp_fifo::GpFifo`] moves GP_GET).
+//! in the next cycle (registered; the [`super::gp_fifo::GpFifo`] moves GP_GET at the end of
+//! it, and the host picks its next entry after that).
 //!
 //! | command | completes when |
 //! | --- | --- |
@@ -38,38 +39,35 @@
 //! `sem_rd_value` one cycle later, `sem_wr_en`/`sem_wr_sem`/`sem_wr_value`; kernel launch
 //! channel `launch_*`; events for the trace: `channel` (served now), `exec_valid` with
 //! `exec_entry`/`exec_opcode` (a command starts), `acquire_wait`, `acquire_done` with
-//! `acquire_sem`, `error`, `watchdog`.
+//! `acquire_sem`, `error`, `watchdog`; `violation` (internal: the acquire checker saw a
+//! condition the decoder should have refused).
 //!
 //! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
 //! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 3 per poll),
 //! and 1 to step to the next command. Outputs are decoded from registers.
 use super::acquire_check::AcquireCheck;
 use super::command::{
-    COND_LSB, NAMED_SEM_BIT, OPCODE_LSB, OP_ACQUIRE, OP_LAUNCH, OP_RELEASE, OP_WFI,
-    RELEASE_WFI_BIT,
+    COND_LSB, NAMED_SEM_BIT, OPCODE_LSB, OP_ACQUIRE, OP_LAUNCH, OP_RELEASE, OP_WFI, RELEASE_WFI_BIT,
 };
 use super::gp_entry::{ENTRY0_NO_CONTEXT_SWITCH_BIT, ENTRY1_LENGTH_LSB};
 use rust_hdl::prelude::*;
 
-/// The host's steps, named so they differ early in a waveform list.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-pub enum HostState {
-    Pick,
-    EntryAddress,
-    EntryWord0,
-    EntryWord1,
-    HeaderFetch,
-    PayloadFetch,
-    Decode,
-    Executing,
-    Launch,
-    Wfi,
-    Release,
-    AcqRead,
-    AcqCompare,
-    AcqDecide,
-    Next,
-}
+/// The host's steps (codes of `state`), named so they differ early in a waveform list.
+pub const STATE_PICK: u64 = 0;
+pub const STATE_ENTRY_ADDRESS: u64 = 1;
+pub const STATE_ENTRY_WORD0: u64 = 2;
+pub const STATE_ENTRY_WORD1: u64 = 3;
+pub const STATE_HEADER_FETCH: u64 = 4;
+pub const STATE_PAYLOAD_FETCH: u64 = 5;
+pub const STATE_DECODE: u64 = 6;
+pub const STATE_EXECUTING: u64 = 7;
+pub const STATE_LAUNCH: u64 = 8;
+pub const STATE_WFI: u64 = 9;
+pub const STATE_RELEASE: u64 = 10;
+pub const STATE_ACQ_READ: u64 = 11;
+pub const STATE_ACQ_COMPARE: u64 = 12;
+pub const STATE_ACQ_DECIDE: u64 = 13;
+pub const STATE_NEXT: u64 = 14;
 
 #[derive(LogicBlock)]
 pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
@@ -106,7 +104,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     pub error: Signal<Out, Bit>,
     pub watchdog: Signal<Out, Bit>,
     pub watchdog_channel: Signal<Out, Bit>,
-    state: DFF<HostState>,
+    pub violation: Signal<Out, Bit>,
+    state: DFF<Bits<4>>,
     /// The channel being served.
     current_channel: DFF<Bit>,
     /// Per channel: where its block continues, and its acquire and error state.
@@ -128,6 +127,9 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     cmd_sem: DFF<Bits<SEM_BITS>>,
     exec_cycles: DFF<Bits<8>>,
     exec_pulse: DFF<Bit>,
+    /// The served channel's entry is complete: `chan_advance` of that channel, one cycle after
+    /// the last command (registered, so no combinational path leaves towards the rings).
+    advance_pulse: [DFF<Bit>; 2],
     error_pulse: DFF<Bit>,
     check: AcquireCheck,
     // The served channel's view, selected this cycle.
@@ -162,13 +164,29 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     named_sem_bit: Constant<Bits<32>>,
     no_switch_bit: Constant<Bits<32>>,
     last_cond: Constant<Bits<32>>,
+    state_pick: Constant<Bits<4>>,
+    state_entry_address: Constant<Bits<4>>,
+    state_entry_word0: Constant<Bits<4>>,
+    state_entry_word1: Constant<Bits<4>>,
+    state_header_fetch: Constant<Bits<4>>,
+    state_payload_fetch: Constant<Bits<4>>,
+    state_decode: Constant<Bits<4>>,
+    state_executing: Constant<Bits<4>>,
+    state_launch: Constant<Bits<4>>,
+    state_wfi: Constant<Bits<4>>,
+    state_release: Constant<Bits<4>>,
+    state_acq_read: Constant<Bits<4>>,
+    state_acq_compare: Constant<Bits<4>>,
+    state_acq_decide: Constant<Bits<4>>,
+    state_next: Constant<Bits<4>>,
 }
 
-impl<const IDX_BITS: usize, const SEM_BITS: usize> Default
-    for HostInterface<IDX_BITS, SEM_BITS>
-{
+impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX_BITS, SEM_BITS> {
     fn default() -> Self {
-        assert!(SEM_BITS == IDX_BITS + 1, "HostInterface: SEM_BITS = IDX_BITS + 1");
+        assert!(
+            SEM_BITS == IDX_BITS + 1,
+            "HostInterface: SEM_BITS = IDX_BITS + 1"
+        );
         let c32 = |v: u64| Constant::new(bits::<32>(v));
         Self {
             clock: Default::default(),
@@ -204,6 +222,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default
             error: Default::default(),
             watchdog: Default::default(),
             watchdog_channel: Default::default(),
+            violation: Default::default(),
             state: Default::default(),
             current_channel: Default::default(),
             chan_cmd_addr: Default::default(),
@@ -223,6 +242,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default
             cmd_sem: Default::default(),
             exec_cycles: Default::default(),
             exec_pulse: Default::default(),
+            advance_pulse: Default::default(),
             error_pulse: Default::default(),
             check: Default::default(),
             cur_cmd_addr: Default::default(),
@@ -255,13 +275,26 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default
             named_sem_bit: c32(1 << NAMED_SEM_BIT),
             no_switch_bit: c32(1 << ENTRY0_NO_CONTEXT_SWITCH_BIT),
             last_cond: c32(4),
+            state_pick: Constant::new(bits::<4>(STATE_PICK)),
+            state_entry_address: Constant::new(bits::<4>(STATE_ENTRY_ADDRESS)),
+            state_entry_word0: Constant::new(bits::<4>(STATE_ENTRY_WORD0)),
+            state_entry_word1: Constant::new(bits::<4>(STATE_ENTRY_WORD1)),
+            state_header_fetch: Constant::new(bits::<4>(STATE_HEADER_FETCH)),
+            state_payload_fetch: Constant::new(bits::<4>(STATE_PAYLOAD_FETCH)),
+            state_decode: Constant::new(bits::<4>(STATE_DECODE)),
+            state_executing: Constant::new(bits::<4>(STATE_EXECUTING)),
+            state_launch: Constant::new(bits::<4>(STATE_LAUNCH)),
+            state_wfi: Constant::new(bits::<4>(STATE_WFI)),
+            state_release: Constant::new(bits::<4>(STATE_RELEASE)),
+            state_acq_read: Constant::new(bits::<4>(STATE_ACQ_READ)),
+            state_acq_compare: Constant::new(bits::<4>(STATE_ACQ_COMPARE)),
+            state_acq_decide: Constant::new(bits::<4>(STATE_ACQ_DECIDE)),
+            state_next: Constant::new(bits::<4>(STATE_NEXT)),
         }
     }
 }
 
-impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
-    for HostInterface<IDX_BITS, SEM_BITS>
-{
+impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_BITS, SEM_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -285,7 +318,6 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
         self.exec_pulse.d.next = false;
         self.error_pulse.d.next = false;
         self.mem_rd_en.next = false;
-        self.mem_rd_addr.next = self.cur_cmd_addr.val();
         self.sem_wr_en.next = false;
         self.launch_valid.next = false;
         self.acquire_wait.next = false;
@@ -319,7 +351,9 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
             self.chan_stopped[i].d.next = self.chan_stopped[i].q.val();
             self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val();
             self.chan_watchdog_fired[i].d.next = self.chan_watchdog_fired[i].q.val();
-            self.chan_advance[i].next = false;
+            self.advance_pulse[i].clock.next = self.clock.val();
+            self.advance_pulse[i].d.next = false;
+            self.chan_advance[i].next = self.advance_pulse[i].q.val();
             self.stopped[i].next = self.chan_stopped[i].q.val();
             if self.current_channel.q.val() == self.chan_id[i].val() {
                 self.cur_cmd_addr.next = self.chan_cmd_addr[i].q.val();
@@ -330,8 +364,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
                 self.cur_idle.next = self.chan_idle[i].val();
                 self.cur_gp_get.next = self.chan_gp_get[i].val();
                 self.cur_ring_base.next = self.ring_base[i].val();
-                self.cur_runnable.next =
-                    !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
+                self.cur_runnable.next = !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
             } else {
                 self.other_runnable.next =
                     !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
@@ -349,6 +382,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
                 }
             }
         }
+        self.mem_rd_addr.next = self.cur_cmd_addr.val();
         // The entry (WQ-9): word address from GET / GET_HI, length in words.
         self.entry_addr.next = self.cur_ring_base.val()
             + (bit_cast::<32, IDX_BITS>(self.cur_gp_get.val()) << bits::<32>(1));
@@ -361,7 +395,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
         self.header_opcode.next = self.cmd_header.q.val() >> self.opcode_shift.val();
         self.header_cond.next = (self.cmd_header.q.val() >> self.cond_shift.val()) & bits::<32>(7);
         self.header_index.next = self.cmd_header.q.val() & bits::<32>(0x7FFF);
-        self.header_named.next = (self.cmd_header.q.val() & self.named_sem_bit.val()) != bits::<32>(0);
+        self.header_named.next =
+            (self.cmd_header.q.val() & self.named_sem_bit.val()) != bits::<32>(0);
         self.cmd_malformed.next = true;
         if (self.header_opcode.val() == self.op_launch.val())
             | (self.header_opcode.val() == self.op_wfi.val())
@@ -371,8 +406,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
         if (self.header_opcode.val() == self.op_release.val())
             | (self.header_opcode.val() == self.op_acquire.val())
         {
-            self.cmd_malformed.next =
-                !self.header_named.val() & (self.header_index.val() >= bit_cast::<32, SEM_BITS>(self.ring_entries.val()));
+            self.cmd_malformed.next = !self.header_named.val()
+                & (self.header_index.val() >= bit_cast::<32, SEM_BITS>(self.ring_entries.val()));
         }
         if (self.header_opcode.val() == self.op_acquire.val())
             & (self.header_cond.val() > self.last_cond.val())
@@ -384,137 +419,124 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
         self.check.sem_value.next = self.sem_rd_value.val();
         self.check.value.next = self.cmd_payload.q.val();
         self.check.reset.next = self.reset.val();
-        match self.state.q.val() {
-            HostState::Pick => {
-                if self.cur_runnable.val() {
-                    if self.cur_in_block.val() {
-                        self.state.d.next = HostState::HeaderFetch;
-                    } else {
-                        self.state.d.next = HostState::EntryAddress;
-                    }
-                } else if self.other_runnable.val() {
+        if self.state.q.val() == self.state_pick.val() {
+            if self.advance_pulse[0].q.val() | self.advance_pulse[1].q.val() {
+                // GP_GET moves at the end of this cycle: decide once it has.
+            } else if self.cur_runnable.val() {
+                if self.cur_in_block.val() {
+                    self.state.d.next = self.state_header_fetch.val();
+                } else {
+                    self.state.d.next = self.state_entry_address.val();
+                }
+            } else if self.other_runnable.val() {
+                self.current_channel.d.next = !self.current_channel.q.val();
+            }
+        } else if self.state.q.val() == self.state_entry_address.val() {
+            self.mem_rd_en.next = true;
+            self.mem_rd_addr.next = self.entry_addr.val();
+            self.state.d.next = self.state_entry_word0.val();
+        } else if self.state.q.val() == self.state_entry_word0.val() {
+            self.entry_word0.d.next = self.mem_rd_data.val();
+            self.mem_rd_en.next = true;
+            self.mem_rd_addr.next = self.entry_addr.val() + bits::<32>(1);
+            self.state.d.next = self.state_entry_word1.val();
+        } else if self.state.q.val() == self.state_entry_word1.val() {
+            if self.entry_malformed.val() {
+                self.error_pulse.d.next = true;
+                self.state.d.next = self.state_pick.val();
+            } else {
+                self.state.d.next = self.state_header_fetch.val();
+            }
+        } else if self.state.q.val() == self.state_header_fetch.val() {
+            self.mem_rd_en.next = true;
+            self.mem_rd_addr.next = self.cur_cmd_addr.val();
+            self.state.d.next = self.state_payload_fetch.val();
+        } else if self.state.q.val() == self.state_payload_fetch.val() {
+            self.cmd_header.d.next = self.mem_rd_data.val();
+            self.mem_rd_en.next = true;
+            self.mem_rd_addr.next = self.cur_cmd_addr.val() + bits::<32>(1);
+            self.state.d.next = self.state_decode.val();
+        } else if self.state.q.val() == self.state_decode.val() {
+            self.cmd_payload.d.next = self.mem_rd_data.val();
+            self.cmd_opcode.d.next = self.header_opcode.val().get_bits::<4>(0);
+            self.cmd_cond.d.next = self.header_cond.val().get_bits::<3>(0);
+            self.cmd_release_wfi.d.next =
+                (self.cmd_header.q.val() & self.release_wfi_bit.val()) != bits::<32>(0);
+            if self.header_named.val() {
+                self.cmd_sem.d.next = self.ring_entries.val()
+                    + bit_cast::<SEM_BITS, 1>(self.cmd_header.q.val().get_bits::<1>(0));
+            } else {
+                self.cmd_sem.d.next = self.header_index.val().get_bits::<SEM_BITS>(0);
+            }
+            self.exec_cycles.d.next = bits::<8>(1);
+            if self.cmd_malformed.val() {
+                self.error_pulse.d.next = true;
+                self.state.d.next = self.state_pick.val();
+            } else if self.cur_pending.val() {
+                self.state.d.next = self.state_acq_read.val();
+            } else {
+                self.exec_pulse.d.next = true;
+                self.state.d.next = self.state_executing.val();
+            }
+        } else if self.state.q.val() == self.state_executing.val() {
+            self.exec_cycles.d.next = self.exec_cycles.q.val() + bits::<8>(1);
+            if self.exec_cycles.q.val() >= self.cmd_cycles.val() {
+                if self.cmd_opcode.q.val() == self.op_launch.val().get_bits::<4>(0) {
+                    self.state.d.next = self.state_launch.val();
+                } else if self.cmd_opcode.q.val() == self.op_wfi.val().get_bits::<4>(0) {
+                    self.state.d.next = self.state_wfi.val();
+                } else if self.cmd_opcode.q.val() == self.op_release.val().get_bits::<4>(0) {
+                    self.state.d.next = self.state_release.val();
+                } else {
+                    self.state.d.next = self.state_acq_read.val();
+                }
+            }
+        } else if self.state.q.val() == self.state_launch.val() {
+            self.launch_valid.next = true;
+            if self.launch_ready.val() {
+                self.state.d.next = self.state_next.val();
+            }
+        } else if self.state.q.val() == self.state_wfi.val() {
+            if self.cur_idle.val() {
+                self.state.d.next = self.state_next.val();
+            }
+        } else if self.state.q.val() == self.state_release.val() {
+            if !self.cmd_release_wfi.q.val() | self.cur_idle.val() {
+                self.sem_wr_en.next = true;
+                self.state.d.next = self.state_next.val();
+            }
+        } else if self.state.q.val() == self.state_acq_read.val() {
+            self.state.d.next = self.state_acq_compare.val();
+        } else if self.state.q.val() == self.state_acq_compare.val() {
+            self.state.d.next = self.state_acq_decide.val();
+        } else if self.state.q.val() == self.state_acq_decide.val() {
+            if self.check.satisfied.val() {
+                self.acquire_done.next = true;
+                self.state.d.next = self.state_next.val();
+            } else {
+                self.acquire_wait.next = !self.cur_pending.val();
+                if self.other_runnable.val() & !self.cur_no_switch.val() {
                     self.current_channel.d.next = !self.current_channel.q.val();
-                }
-            }
-            HostState::EntryAddress => {
-                self.mem_rd_en.next = true;
-                self.mem_rd_addr.next = self.entry_addr.val();
-                self.state.d.next = HostState::EntryWord0;
-            }
-            HostState::EntryWord0 => {
-                self.entry_word0.d.next = self.mem_rd_data.val();
-                self.mem_rd_en.next = true;
-                self.mem_rd_addr.next = self.entry_addr.val() + bits::<32>(1);
-                self.state.d.next = HostState::EntryWord1;
-            }
-            HostState::EntryWord1 => {
-                if self.entry_malformed.val() {
-                    self.error_pulse.d.next = true;
-                    self.state.d.next = HostState::Pick;
+                    self.state.d.next = self.state_pick.val();
                 } else {
-                    self.state.d.next = HostState::HeaderFetch;
+                    self.state.d.next = self.state_acq_read.val();
                 }
             }
-            HostState::HeaderFetch => {
-                self.mem_rd_en.next = true;
-                self.mem_rd_addr.next = self.cur_cmd_addr.val();
-                self.state.d.next = HostState::PayloadFetch;
+        } else if self.state.q.val() == self.state_next.val() {
+            if self.cur_cmd_left.val() == bits::<32>(2) {
+                self.state.d.next = self.state_pick.val();
+            } else {
+                self.state.d.next = self.state_header_fetch.val();
             }
-            HostState::PayloadFetch => {
-                self.cmd_header.d.next = self.mem_rd_data.val();
-                self.mem_rd_en.next = true;
-                self.mem_rd_addr.next = self.cur_cmd_addr.val() + bits::<32>(1);
-                self.state.d.next = HostState::Decode;
-            }
-            HostState::Decode => {
-                self.cmd_payload.d.next = self.mem_rd_data.val();
-                self.cmd_opcode.d.next = self.header_opcode.val().get_bits::<4>(0);
-                self.cmd_cond.d.next = self.header_cond.val().get_bits::<3>(0);
-                self.cmd_release_wfi.d.next =
-                    (self.cmd_header.q.val() & self.release_wfi_bit.val()) != bits::<32>(0);
-                if self.header_named.val() {
-                    self.cmd_sem.d.next = self.ring_entries.val()
-                        + bit_cast::<SEM_BITS, 1>(self.cmd_header.q.val().get_bits::<1>(0));
-                } else {
-                    self.cmd_sem.d.next = self.header_index.val().get_bits::<SEM_BITS>(0);
-                }
-                self.exec_cycles.d.next = bits::<8>(1);
-                if self.cmd_malformed.val() {
-                    self.error_pulse.d.next = true;
-                    self.state.d.next = HostState::Pick;
-                } else if self.cur_pending.val() {
-                    self.state.d.next = HostState::AcqRead;
-                } else {
-                    self.exec_pulse.d.next = true;
-                    self.state.d.next = HostState::Executing;
-                }
-            }
-            HostState::Executing => {
-                self.exec_cycles.d.next = self.exec_cycles.q.val() + bits::<8>(1);
-                if self.exec_cycles.q.val() >= self.cmd_cycles.val() {
-                    if self.cmd_opcode.q.val() == self.op_launch.val().get_bits::<4>(0) {
-                        self.state.d.next = HostState::Launch;
-                    } else if self.cmd_opcode.q.val() == self.op_wfi.val().get_bits::<4>(0) {
-                        self.state.d.next = HostState::Wfi;
-                    } else if self.cmd_opcode.q.val() == self.op_release.val().get_bits::<4>(0) {
-                        self.state.d.next = HostState::Release;
-                    } else {
-                        self.state.d.next = HostState::AcqRead;
-                    }
-                }
-            }
-            HostState::Launch => {
-                self.launch_valid.next = true;
-                if self.launch_ready.val() {
-                    self.state.d.next = HostState::Next;
-                }
-            }
-            HostState::Wfi => {
-                if self.cur_idle.val() {
-                    self.state.d.next = HostState::Next;
-                }
-            }
-            HostState::Release => {
-                if !self.cmd_release_wfi.q.val() | self.cur_idle.val() {
-                    self.sem_wr_en.next = true;
-                    self.state.d.next = HostState::Next;
-                }
-            }
-            HostState::AcqRead => {
-                self.state.d.next = HostState::AcqCompare;
-            }
-            HostState::AcqCompare => {
-                self.state.d.next = HostState::AcqDecide;
-            }
-            HostState::AcqDecide => {
-                if self.check.satisfied.val() {
-                    self.acquire_done.next = true;
-                    self.state.d.next = HostState::Next;
-                } else {
-                    self.acquire_wait.next = !self.cur_pending.val();
-                    if self.other_runnable.val() & !self.cur_no_switch.val() {
-                        self.current_channel.d.next = !self.current_channel.q.val();
-                        self.state.d.next = HostState::Pick;
-                    } else {
-                        self.state.d.next = HostState::AcqRead;
-                    }
-                }
-            }
-            HostState::Next => {
-                if self.cur_cmd_left.val() == bits::<32>(2) {
-                    self.state.d.next = HostState::Pick;
-                } else {
-                    self.state.d.next = HostState::HeaderFetch;
-                }
-            }
-            _ => {
-                self.state.d.next = HostState::Pick;
-            }
+        } else {
+            self.state.d.next = self.state_pick.val();
         }
         // Per-channel register updates of the served channel.
         for i in 0..2 {
             if self.current_channel.q.val() == self.chan_id[i].val() {
-                if (self.state.q.val() == HostState::EntryWord1) & !self.entry_malformed.val() {
+                if (self.state.q.val() == self.state_entry_word1.val())
+                    & !self.entry_malformed.val()
+                {
                     self.chan_cmd_addr[i].d.next = (self.entry_word0.q.val() >> bits::<32>(2))
                         | ((self.mem_rd_data.val() & bits::<32>(3)) << bits::<32>(30));
                     self.chan_cmd_left[i].d.next = self.block_length.val();
@@ -522,27 +544,30 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
                     self.chan_no_switch[i].d.next =
                         (self.entry_word0.q.val() & self.no_switch_bit.val()) != bits::<32>(0);
                 }
-                if ((self.state.q.val() == HostState::EntryWord1) & self.entry_malformed.val())
-                    | ((self.state.q.val() == HostState::Decode) & self.cmd_malformed.val())
+                if ((self.state.q.val() == self.state_entry_word1.val())
+                    & self.entry_malformed.val())
+                    | ((self.state.q.val() == self.state_decode.val()) & self.cmd_malformed.val())
                 {
                     self.chan_stopped[i].d.next = true;
                     self.chan_in_block[i].d.next = false;
                     self.chan_acquire_pending[i].d.next = false;
                 }
-                if (self.state.q.val() == HostState::AcqDecide) & !self.check.satisfied.val() {
+                if (self.state.q.val() == self.state_acq_decide.val()) & !self.check.satisfied.val()
+                {
                     self.chan_acquire_pending[i].d.next = true;
                 }
-                if (self.state.q.val() == HostState::AcqDecide) & self.check.satisfied.val() {
+                if (self.state.q.val() == self.state_acq_decide.val()) & self.check.satisfied.val()
+                {
                     self.chan_acquire_pending[i].d.next = false;
                     self.chan_wait_cycles[i].d.next = bits::<32>(0);
                     self.chan_watchdog_fired[i].d.next = false;
                 }
-                if self.state.q.val() == HostState::Next {
+                if self.state.q.val() == self.state_next.val() {
                     self.chan_cmd_addr[i].d.next = self.cur_cmd_addr.val() + bits::<32>(2);
                     self.chan_cmd_left[i].d.next = self.cur_cmd_left.val() - bits::<32>(2);
                     if self.cur_cmd_left.val() == bits::<32>(2) {
                         self.chan_in_block[i].d.next = false;
-                        self.chan_advance[i].next = true;
+                        self.advance_pulse[i].d.next = true;
                     }
                 }
             }
@@ -555,7 +580,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
                 self.chan_stopped[i].d.next = false;
                 self.chan_wait_cycles[i].d.next = bits::<32>(0);
                 self.chan_watchdog_fired[i].d.next = false;
-                self.chan_advance[i].next = false;
+                self.advance_pulse[i].d.next = false;
             }
         }
         // Outputs decoded from registers.
@@ -570,8 +595,11 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic
         self.exec_opcode.next = self.cmd_opcode.q.val();
         self.acquire_sem.next = self.cmd_sem.q.val();
         self.error.next = self.error_pulse.q.val();
+        // The decoder admits only conditions 0..4: the checker must agree.
+        self.violation.next =
+            (self.state.q.val() == self.state_acq_decide.val()) & !self.check.cond_legal.val();
         if self.reset.val() {
-            self.state.d.next = HostState::Pick;
+            self.state.d.next = self.state_pick.val();
             self.current_channel.d.next = false;
             self.exec_pulse.d.next = false;
             self.error_pulse.d.next = false;

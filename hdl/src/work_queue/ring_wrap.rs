@@ -13,7 +13,8 @@
 //! (x in [-n, 2n) in two's complement).
 //!
 //! Ports: `x` (`X_BITS`, two's complement, defined for [-n, 2n)), `entries` (`X_BITS`, n >= 1),
-//! `wrapped` (`IDX_BITS`). Timing: combinational (a compare and an add or subtract, or an AND);
+//! `wrapped` (`IDX_BITS`), `out_of_range` (x was outside [-n, 2n): `wrapped` is not an index;
+//! the owners raise `violation`). Timing: combinational (a compare and an add or subtract, or an AND);
 //! no clock. A sub-block of `GpFifo` and `SoftPutAllocator`, whose exported Verilog carries it
 //! into lint, co-simulation and synthesis.
 use rust_hdl::prelude::*;
@@ -43,11 +44,14 @@ pub struct RingWrap<const IDX_BITS: usize, const X_BITS: usize> {
     pub x: Signal<In, Bits<X_BITS>>,
     pub entries: Signal<In, Bits<X_BITS>>,
     pub wrapped: Signal<Out, Bits<IDX_BITS>>,
+    pub out_of_range: Signal<Out, Bit>,
     /// x wrapped, still `X_BITS` wide.
     in_range: Signal<Local, Bits<X_BITS>>,
     pow2_form: Constant<Bit>,
     /// 2^(X_BITS-1): x at or above it is negative.
     negative_from: Constant<Bits<X_BITS>>,
+    /// 2^IDX_BITS - 1: a wrapped value above it means x was outside [-n, 2n).
+    index_max: Constant<Bits<X_BITS>>,
 }
 
 impl<const IDX_BITS: usize, const X_BITS: usize> RingWrap<IDX_BITS, X_BITS> {
@@ -61,9 +65,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> RingWrap<IDX_BITS, X_BITS> {
             x: Default::default(),
             entries: Default::default(),
             wrapped: Default::default(),
+            out_of_range: Default::default(),
             in_range: Default::default(),
             pow2_form: Constant::new(form == WrapForm::Pow2),
             negative_from: Constant::new(bits::<X_BITS>(1u64 << (X_BITS - 1))),
+            index_max: Constant::new(bits::<X_BITS>((1u64 << IDX_BITS) - 1)),
         }
     }
 }
@@ -86,5 +92,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for RingWrap<IDX_BITS, X_
             self.in_range.next = self.x.val() - self.entries.val();
         }
         self.wrapped.next = self.in_range.val().get_bits::<IDX_BITS>(0);
+        self.out_of_range.next = self.in_range.val() > self.index_max.val();
     }
 }

@@ -8,7 +8,8 @@
 //!   (count <= wrap(shadow - soft)), soft GP_PUT advances to wrap(soft + count) and the old
 //!   value is returned as the thread's first entry (`resp_ok` high); otherwise nothing changes
 //!   (`resp_ok` low: the thread backs off without writing and retries later). A count of 0 is
-//!   refused and raises `violation`.
+//!   refused and raises `violation`, as does an index input outside the ring (a wrap out of
+//!   range).
 //! - `resp_lap` counts how often soft GP_PUT has wrapped before the first entry: with the index
 //!   it numbers the allocation uniquely, which the threads use as the value of their guard
 //!   semaphores (a semaphore per entry is reused on every lap of the ring). Reading: the
@@ -57,21 +58,20 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     resp_lap_reg: DFF<Bits<16>>,
     /// wrap(shadow - soft): free entries ahead of soft GP_PUT.
     free_wrap: RingWrap<IDX_BITS, X_BITS>,
-    /// wrap(soft + count): soft GP_PUT after a granted allocation.
-    soft_next: RingWrap<IDX_BITS, X_BITS>,
     /// wrap(setup_gp_get + 1) and wrap(setup_gp_get - 1), wrap(shadow_gp_get - 1).
     setup_soft: RingWrap<IDX_BITS, X_BITS>,
     setup_shadow: RingWrap<IDX_BITS, X_BITS>,
     shadow_next: RingWrap<IDX_BITS, X_BITS>,
     soft_plus_count: Signal<Local, Bits<X_BITS>>,
+    soft_next: Signal<Local, Bits<X_BITS>>,
+    pow2_form: Constant<Bit>,
+    index_max: Constant<Bits<X_BITS>>,
     fits: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
     one: Constant<Bits<X_BITS>>,
 }
 
-impl<const IDX_BITS: usize, const X_BITS: usize> Default
-    for SoftPutAllocator<IDX_BITS, X_BITS>
-{
+impl<const IDX_BITS: usize, const X_BITS: usize> Default for SoftPutAllocator<IDX_BITS, X_BITS> {
     fn default() -> Self {
         Self::with_form(WrapForm::Pow2)
     }
@@ -106,11 +106,13 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             resp_first_reg: Default::default(),
             resp_lap_reg: Default::default(),
             free_wrap: RingWrap::new(form),
-            soft_next: RingWrap::new(form),
             setup_soft: RingWrap::new(form),
             setup_shadow: RingWrap::new(form),
             shadow_next: RingWrap::new(form),
             soft_plus_count: Default::default(),
+            soft_next: Default::default(),
+            pow2_form: Constant::new(form == WrapForm::Pow2),
+            index_max: Constant::new(bits::<X_BITS>((1u64 << IDX_BITS) - 1)),
             fits: Default::default(),
             grant: Default::default(),
             one: Constant::new(bits::<X_BITS>(1)),
@@ -118,9 +120,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
     }
 }
 
-impl<const IDX_BITS: usize, const X_BITS: usize> Logic
-    for SoftPutAllocator<IDX_BITS, X_BITS>
-{
+impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_BITS, X_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -135,7 +135,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic
             resp_lap_reg
         );
         self.free_wrap.entries.next = self.ring_entries.val();
-        self.soft_next.entries.next = self.ring_entries.val();
         self.setup_soft.entries.next = self.ring_entries.val();
         self.setup_shadow.entries.next = self.ring_entries.val();
         self.shadow_next.entries.next = self.ring_entries.val();
@@ -143,7 +142,15 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic
             - bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val());
         self.soft_plus_count.next =
             bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val()) + self.alloc_count.val();
-        self.soft_next.x.next = self.soft_plus_count.val();
+        // wrap(soft + count), inline (0 <= soft + count < 2n): the input-dependent value is
+        // decided here, not in a sub-block that feeds back (Verilator UNOPTFLAT).
+        self.soft_next.next = self.soft_plus_count.val();
+        if self.pow2_form.val() {
+            self.soft_next.next =
+                self.soft_plus_count.val() & (self.ring_entries.val() - self.one.val());
+        } else if self.soft_plus_count.val() >= self.ring_entries.val() {
+            self.soft_next.next = self.soft_plus_count.val() - self.ring_entries.val();
+        }
         self.setup_soft.x.next =
             bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val()) + self.one.val();
         self.setup_shadow.x.next =
@@ -155,14 +162,20 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic
             <= bit_cast::<X_BITS, IDX_BITS>(self.free_wrap.wrapped.val()))
             & (self.alloc_count.val() != bits::<X_BITS>(0));
         self.grant.next = self.alloc_valid.val() & self.fits.val() & !self.setup_valid.val();
-        self.violation.next = self.alloc_valid.val() & (self.alloc_count.val() == bits::<X_BITS>(0));
+        self.violation.next = (self.alloc_valid.val()
+            & (self.alloc_count.val() == bits::<X_BITS>(0)))
+            | self.free_wrap.out_of_range.val()
+            | (self.grant.val() & (self.soft_next.val() > self.index_max.val()))
+            | (self.setup_valid.val()
+                & (self.setup_soft.out_of_range.val() | self.setup_shadow.out_of_range.val()))
+            | (self.shadow_valid.val() & self.shadow_next.out_of_range.val());
         // The response of this cycle's request, registered.
         self.resp_valid_reg.d.next = self.alloc_valid.val() & !self.setup_valid.val();
         self.resp_ok_reg.d.next = self.grant.val();
         self.resp_first_reg.d.next = self.soft_gp_put_reg.q.val();
         self.resp_lap_reg.d.next = self.soft_lap.q.val();
         if self.grant.val() {
-            self.soft_gp_put_reg.d.next = self.soft_next.wrapped.val();
+            self.soft_gp_put_reg.d.next = self.soft_next.val().get_bits::<IDX_BITS>(0);
             if self.soft_plus_count.val() >= self.ring_entries.val() {
                 self.soft_lap.d.next = self.soft_lap.q.val() + bits::<16>(1);
             }

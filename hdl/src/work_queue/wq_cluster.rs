@@ -15,23 +15,19 @@
 //! configuration input `ring_entries`, the wrap form a construction parameter
 //! ([`WqCluster::with_form`]). After reset the semaphore memory clears itself (2^`SEM_BITS`
 //! cycles) and the host waits for it.
-//! Ports: as the sub-blocks, plus `gp_get[c]`/`gp_put[c]` of both channels, `release` (with
-//! `release_sem`, `release_value`: the host's release this cycle), `ready` (the semaphores are
-//! cleared and the host runs), `violation` (any sub-block's).
+//! Ports: as the sub-blocks, plus `gp_get[c]`/`gp_put[c]` of both channels, `release_valid` (with
+//! `release_sem`, `release_value`: the host's release this cycle), `full[c]`, `fill[c]`, `soft_gp_put`,
+//! `shadow_gp_put` (for waves), `ready` (the semaphores are cleared and the host runs), `violation` (any sub-block's).
 //! Timing: the sub-blocks' (the host's command timing; allocation answered in 1 cycle).
 use super::gp_fifo::GpFifo;
-use super::ring_wrap::WrapForm;
 use super::host_interface::HostInterface;
+use super::ring_wrap::WrapForm;
 use super::semaphore_memory::SemaphoreMemory;
 use super::soft_put_allocator::SoftPutAllocator;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct WqCluster<
-    const IDX_BITS: usize,
-    const X_BITS: usize,
-    const SEM_BITS: usize,
-> {
+pub struct WqCluster<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub ring_entries: Signal<In, Bits<X_BITS>>,
@@ -72,13 +68,17 @@ pub struct WqCluster<
     pub acquire_wait: Signal<Out, Bit>,
     pub acquire_done: Signal<Out, Bit>,
     pub acquire_sem: Signal<Out, Bits<SEM_BITS>>,
-    pub release: Signal<Out, Bit>,
+    pub release_valid: Signal<Out, Bit>,
     pub release_sem: Signal<Out, Bits<SEM_BITS>>,
     pub release_value: Signal<Out, Bits<32>>,
     pub error: Signal<Out, Bit>,
     pub stopped: [Signal<Out, Bit>; 2],
     pub watchdog: Signal<Out, Bit>,
     pub watchdog_channel: Signal<Out, Bit>,
+    pub full: [Signal<Out, Bit>; 2],
+    pub fill: [Signal<Out, Bits<IDX_BITS>>; 2],
+    pub soft_gp_put: Signal<Out, Bits<IDX_BITS>>,
+    pub shadow_gp_put: Signal<Out, Bits<IDX_BITS>>,
     pub ready: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     cpu_ring: GpFifo<IDX_BITS, X_BITS>,
@@ -88,11 +88,8 @@ pub struct WqCluster<
     semaphores: SemaphoreMemory<SEM_BITS>,
 }
 
-impl<
-        const IDX_BITS: usize,
-        const X_BITS: usize,
-        const SEM_BITS: usize,
-    > Default for WqCluster<IDX_BITS, X_BITS, SEM_BITS>
+impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Default
+    for WqCluster<IDX_BITS, X_BITS, SEM_BITS>
 {
     fn default() -> Self {
         Self::with_form(WrapForm::Pow2)
@@ -146,13 +143,17 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize>
             acquire_wait: Default::default(),
             acquire_done: Default::default(),
             acquire_sem: Default::default(),
-            release: Default::default(),
+            release_valid: Default::default(),
             release_sem: Default::default(),
             release_value: Default::default(),
             error: Default::default(),
             stopped: Default::default(),
             watchdog: Default::default(),
             watchdog_channel: Default::default(),
+            full: Default::default(),
+            fill: Default::default(),
+            soft_gp_put: Default::default(),
+            shadow_gp_put: Default::default(),
             ready: Default::default(),
             violation: Default::default(),
             cpu_ring: GpFifo::with_form(form),
@@ -164,11 +165,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize>
     }
 }
 
-impl<
-        const IDX_BITS: usize,
-        const X_BITS: usize,
-        const SEM_BITS: usize,
-    > Logic for WqCluster<IDX_BITS, X_BITS, SEM_BITS>
+impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
+    for WqCluster<IDX_BITS, X_BITS, SEM_BITS>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -244,7 +242,7 @@ impl<
         self.acquire_wait.next = self.host.acquire_wait.val();
         self.acquire_done.next = self.host.acquire_done.val();
         self.acquire_sem.next = self.host.acquire_sem.val();
-        self.release.next = self.host.sem_wr_en.val();
+        self.release_valid.next = self.host.sem_wr_en.val();
         self.release_sem.next = self.host.sem_wr_sem.val();
         self.release_value.next = self.host.sem_wr_value.val();
         self.error.next = self.host.error.val();
@@ -252,10 +250,17 @@ impl<
         self.stopped[1].next = self.host.stopped[1].val();
         self.watchdog.next = self.host.watchdog.val();
         self.watchdog_channel.next = self.host.watchdog_channel.val();
+        self.full[0].next = self.cpu_ring.full.val();
+        self.full[1].next = self.gpu_ring.full.val();
+        self.fill[0].next = self.cpu_ring.fill.val();
+        self.fill[1].next = self.gpu_ring.fill.val();
+        self.soft_gp_put.next = self.allocator.soft_gp_put.val();
+        self.shadow_gp_put.next = self.allocator.shadow_gp_put.val();
         self.ready.next = self.semaphores.ready.val();
         self.violation.next = self.cpu_ring.violation.val()
             | self.gpu_ring.violation.val()
             | self.allocator.violation.val()
-            | self.semaphores.violation.val();
+            | self.semaphores.violation.val()
+            | self.host.violation.val();
     }
 }

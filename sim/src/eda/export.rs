@@ -30,7 +30,62 @@ pub struct Unit {
 pub fn verilog_of<B: Block>(mut uut: B, module: &str) -> String {
     uut.connect_all();
     let raw = generate_verilog(&uut);
-    rename_top(&field_slices(&typed_literals(&raw)), module)
+    rename_top(
+        &zero_extensions(&field_slices(&typed_literals(&raw))),
+        module,
+    )
+}
+
+/// Rewrite rust-hdl's widening cast `((x) & W'hM)` (from `bit_cast::<W, w>(x)`, M = 2^W - 1)
+/// of a signal or a part-select `x[O+:w]` narrower than W into the zero extension
+/// `{{(W-w){1'b0}}, x}`, so that Verilator sees matching widths (WIDTH) and the value is the
+/// same. The width of `x` is read from its declaration in the same module; a cast whose operand
+/// is not found, or is not narrower, is left as it is.
+pub fn zero_extensions(text: &str) -> String {
+    static DECL: OnceLock<Regex> = OnceLock::new();
+    static CAST: OnceLock<Regex> = OnceLock::new();
+    let decl = DECL.get_or_init(|| {
+        Regex::new(r"(?m)^\s*(?:input\s+|output\s+)?(?:wire|reg)\s+(?:\[(\d+):0\]\s*)?([A-Za-z_][A-Za-z0-9_$]*)\s*;")
+            .unwrap()
+    });
+    let cast = CAST.get_or_init(|| {
+        Regex::new(r"\(\(([A-Za-z_][A-Za-z0-9_$]*)(\[(\d+)\+:(\d+)\])?\) & (\d+)'h([0-9a-fA-F]+)\)")
+            .unwrap()
+    });
+    let mut out = String::with_capacity(text.len());
+    for (k, module) in text.split_inclusive("endmodule").enumerate() {
+        let _ = k;
+        let widths: std::collections::HashMap<&str, u32> = decl
+            .captures_iter(module)
+            .map(|c| {
+                let w = c
+                    .get(1)
+                    .and_then(|m| m.as_str().parse::<u32>().ok())
+                    .map_or(1, |m| m + 1);
+                (c.get(2).map_or("", |m| m.as_str()), w)
+            })
+            .collect();
+        let replaced = cast.replace_all(module, |c: &regex::Captures| {
+            let name = &c[1];
+            let target: u32 = c[5].parse().unwrap_or(0);
+            let mask_ok = u128::from_str_radix(&c[6], 16).ok()
+                == (1..128).contains(&target).then(|| (1u128 << target) - 1);
+            let width = match c.get(4) {
+                Some(w) => w.as_str().parse::<u32>().ok(),
+                None => widths.get(name).copied(),
+            };
+            let operand = format!("{}{}", name, c.get(2).map_or("", |m| m.as_str()));
+            match width {
+                Some(w) if mask_ok && w < target => {
+                    format!("{{{{{}{{1'b0}}}}, {}}}", target - w, operand)
+                }
+                Some(w) if mask_ok && w == target => operand,
+                _ => c[0].to_string(),
+            }
+        });
+        out.push_str(&replaced);
+    }
+    out
 }
 
 /// Rewrite rust-hdl's struct-field part-selects `x[(64'hO)+:(W)]` (from `.val().field` on a
@@ -38,7 +93,8 @@ pub fn verilog_of<B: Block>(mut uut: B, module: &str) -> String {
 /// 64-bit index (WIDTH) on every message field access.
 pub fn field_slices(text: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| Regex::new(r"\[\(64'h([0-9a-fA-F]+)\)\+:\((\d+)\)\]").unwrap());
+    let re =
+        RE.get_or_init(|| Regex::new(r"\[\((?:64|32)'h([0-9a-fA-F]+)\)\+:\((\d+)\)\]").unwrap());
     re.replace_all(text, |c: &regex::Captures| {
         match u64::from_str_radix(&c[1], 16) {
             Ok(o) => format!("[{}+:{}]", o, &c[2]),

@@ -94,7 +94,10 @@ fn check_threads(
         let p = format!("{}[{}]", path, i);
         *count += 1;
         if *count > MAX_THREADS {
-            return Err(RunError::invalid(path, format!("more than {} threads", MAX_THREADS)));
+            return Err(RunError::invalid(
+                path,
+                format!("more than {} threads", MAX_THREADS),
+            ));
         }
         for (name, v) in [("start", t.start), ("block_cycles", t.block_cycles)] {
             if v > MAX_TIME {
@@ -143,7 +146,10 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
             format!("{} is not in {}..={}", c.entries, MIN_ENTRIES, MAX_ENTRIES),
         ));
     }
-    for (name, v) in [("bus_latency", c.bus_latency), ("retry_cycles", c.retry_cycles)] {
+    for (name, v) in [
+        ("bus_latency", c.bus_latency),
+        ("retry_cycles", c.retry_cycles),
+    ] {
         if v > MAX_TIME {
             return Err(RunError::invalid(
                 &format!("config.{}", name),

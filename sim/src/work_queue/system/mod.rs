@@ -128,7 +128,8 @@ pub fn run(
         x_rewaited: false,
         done: None,
     };
-    let sim = |e: NoConvergence| RunError::Violation(format!("the cluster does not settle: {:?}", e));
+    let sim =
+        |e: NoConvergence| RunError::Violation(format!("the cluster does not settle: {:?}", e));
     // Reset, then wait for the semaphore memory to clear itself (not part of the run's cycles).
     set_config(&mut h.uut, cfg);
     h.uut.reset.next = true;
@@ -297,7 +298,9 @@ fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError>
             .threads
             .iter()
             .position(|t| t.phase == Phase::AwaitResponse)
-            .ok_or_else(|| RunError::Violation(format!("cycle {}: an answer nobody asked for", cycle)))?;
+            .ok_or_else(|| {
+                RunError::Violation(format!("cycle {}: an answer nobody asked for", cycle))
+            })?;
         let ok = u.resp_ok.val();
         let first = u.resp_first.val().to_u64();
         let lap = u.resp_lap.val().to_u64();
@@ -315,7 +318,8 @@ fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError>
         } else {
             run.result.allocations_refused += 1;
         }
-        run.gpu.alloc_response(t, ok, first, lap, cycle, &mut run.mem);
+        run.gpu
+            .alloc_response(t, ok, first, lap, cycle, &mut run.mem);
     }
     if let (Some(t), true) = (run.alloc_thread, u.alloc_ready.val()) {
         run.gpu.threads[t].phase = Phase::AwaitResponse;
@@ -364,7 +368,7 @@ fn host_events(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError
         let c = u.launch_channel.val() as usize;
         run.gpu.launch(k, cycle, c, run.cfg.mode);
     }
-    if u.release.val() {
+    if u.release_valid.val() {
         let sem = u.release_sem.val().to_u64();
         let value = u.release_value.val().to_u64();
         run.event(
@@ -381,13 +385,21 @@ fn host_events(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError
     }
     let sem = u.acquire_sem.val().to_u64();
     if u.acquire_wait.val() {
-        run.event(cycle, "acquire_wait", json!({"channel": ch, "sem": sem_name(sem, n)}))?;
+        run.event(
+            cycle,
+            "acquire_wait",
+            json!({"channel": ch, "sem": sem_name(sem, n)}),
+        )?;
         if ch == 1 && sem == n && run.y_released {
             run.x_rewaited = true;
         }
     }
     if u.acquire_done.val() {
-        run.event(cycle, "acquire_done", json!({"channel": ch, "sem": sem_name(sem, n)}))?;
+        run.event(
+            cycle,
+            "acquire_done",
+            json!({"channel": ch, "sem": sem_name(sem, n)}),
+        )?;
         if ch == 0 && sem == n + 1 {
             run.y_acquired = true;
         }
@@ -404,7 +416,10 @@ fn host_events(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError
             run.event(cycle, "gp_put", json!({"channel": c, "value": put}))?;
         }
     }
-    run.read_addr = u.mem_rd_en.val().then(|| u.mem_rd_addr.val().to_u64() as u32);
+    run.read_addr = u
+        .mem_rd_en
+        .val()
+        .then(|| u.mem_rd_addr.val().to_u64() as u32);
     if run.cfg.mode == Mode::GpuCreated
         && run.y_acquired
         && run.x_rewaited

@@ -75,7 +75,9 @@ pub enum Phase {
     AllocAt(u64),
     AwaitResponse,
     /// Writes entry `next` of its allocation (one per cycle).
-    Writing { next: u64 },
+    Writing {
+        next: u64,
+    },
     /// Releases its guard semaphore (None: its guard is X, released by the CPU channel).
     Release(Option<(u64, u32)>),
     /// CPU-mediated: records its request until this cycle.
@@ -207,16 +209,19 @@ impl Gpu {
 
     /// The thread that asks the allocator this cycle (lowest index first) and its count.
     pub fn alloc_request(&self, cycle: u64) -> Option<(usize, u64)> {
-        self.threads.iter().enumerate().find_map(|(i, t)| match t.phase {
-            Phase::AllocAt(at) if at <= cycle => Some((
-                i,
-                match t.kind {
-                    AllocKind::Main => t.spec.blocks + 1,
-                    AllocKind::Return => 2,
-                },
-            )),
-            _ => None,
-        })
+        self.threads
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| match t.phase {
+                Phase::AllocAt(at) if at <= cycle => Some((
+                    i,
+                    match t.kind {
+                        AllocKind::Main => t.spec.blocks + 1,
+                        AllocKind::Return => 2,
+                    },
+                )),
+                _ => None,
+            })
     }
 
     /// The allocator answered thread `t` (WQ-6): on success build its blocks.
