@@ -24,9 +24,21 @@ fn wq4_circular_geq_across_the_wrap_is_signed_difference() {
     let c = AcquireCondition::CircGeq;
     assert!(acquire_satisfied(c, 0x0000_0002, 0xFFFF_FFFE));
     assert!(!acquire_satisfied(c, 0xFFFF_FFFE, 0x0000_0002));
-    assert!(!acquire_satisfied(AcquireCondition::Geq, 0x0000_0002, 0xFFFF_FFFE));
-    assert!(acquire_satisfied(AcquireCondition::Nor, 0xF0F0_F0F0, 0x0F0F_0F0E));
-    assert!(!acquire_satisfied(AcquireCondition::Nor, 0xF0F0_F0F0, 0x0F0F_0F0F));
+    assert!(!acquire_satisfied(
+        AcquireCondition::Geq,
+        0x0000_0002,
+        0xFFFF_FFFE
+    ));
+    assert!(acquire_satisfied(
+        AcquireCondition::Nor,
+        0xF0F0_F0F0,
+        0x0F0F_0F0E
+    ));
+    assert!(!acquire_satisfied(
+        AcquireCondition::Nor,
+        0xF0F0_F0F0,
+        0x0F0F_0F0F
+    ));
 }
 
 #[test]

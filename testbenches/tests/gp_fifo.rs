@@ -15,7 +15,9 @@ const NO_WAVES: TbOutput<'static> = TbOutput {
 
 #[test]
 fn wq2_wrap_matches_its_definition_for_every_x_in_both_forms() {
-    for n in [2u64, 3, 4, 5, 6, 7, 8, 12, 16, 17, 31, 32, 100, 128, 255, 256] {
+    for n in [
+        2u64, 3, 4, 5, 6, 7, 8, 12, 16, 17, 31, 32, 100, 128, 255, 256,
+    ] {
         let checked = check_ring_wrap(WrapForm::Compare, n).unwrap();
         assert_eq!(checked, 3 * n);
         if n.is_power_of_two() {
@@ -34,7 +36,13 @@ fn wq1_empty_and_full_at_every_fill_level_sizes_2_to_17() {
         for form in forms {
             let r = run_gp_fifo(form, n, 400, n, &NO_WAVES).unwrap();
             // The sweep alone shows empty once (fill 0) and full once (fill n-1).
-            assert!(r.full_seen >= 1 && r.empty_seen >= 1, "n={} {:?}: {:?}", n, form, r);
+            assert!(
+                r.full_seen >= 1 && r.empty_seen >= 1,
+                "n={} {:?}: {:?}",
+                n,
+                form,
+                r
+            );
             assert!(r.advances > 0);
         }
     }

@@ -10,7 +10,11 @@ fn wq5_semaphores_clear_then_read_what_was_written() {
     // A narrow span makes reads of the semaphore written in the same cycle frequent.
     for (span, seed) in [(3u64, 1u64), (18, 2), (512, 3)] {
         let r = run_semaphores(4000, span, seed, &TbOutput::default()).unwrap();
-        assert!(r.host_writes > 100 && r.thread_writes > 100 && r.reads > 3000, "{:?}", r);
+        assert!(
+            r.host_writes > 100 && r.thread_writes > 100 && r.reads > 3000,
+            "{:?}",
+            r
+        );
     }
 }
 

@@ -9,9 +9,19 @@ use proptest::prelude::*;
 
 #[test]
 fn wq6_allocations_grant_refuse_and_wrap_like_the_model() {
-    for (form, n) in [(WrapForm::Compare, 5), (WrapForm::Compare, 13), (WrapForm::Pow2, 16), (WrapForm::Pow2, 4)] {
+    for (form, n) in [
+        (WrapForm::Compare, 5),
+        (WrapForm::Compare, 13),
+        (WrapForm::Pow2, 16),
+        (WrapForm::Pow2, 4),
+    ] {
         let r = run_allocator(form, n, 3000, n, &TbOutput::default()).unwrap();
-        assert!(r.granted > 10 && r.refused > 10 && r.wraps > 2, "n={}: {:?}", n, r);
+        assert!(
+            r.granted > 10 && r.refused > 10 && r.wraps > 2,
+            "n={}: {:?}",
+            n,
+            r
+        );
     }
 }
 

@@ -3,9 +3,8 @@
 //! GPU threads allocate from, and the [`SemaphoreMemory`] (S[0..ENTRIES-1], X, Y).
 //!
 //! Wiring: the host's `chan_advance[c]` moves channel c's GP_GET; with `gpu_owned` high the
-//! GPU channel's GP_PUT follows wrap(GP_GET - 1) (WQ-5) and the allocator's shadow GP_PUT
-//! follows it one cycle later (a shadow that lags is conservative: it never admits an entry
-//! the host has not passed); `setup_valid` performs the driver's set-up of the allocator (soft
+//! GPU channel's GP_PUT follows wrap(GP_GET - 1) (WQ-5) and so does the allocator's shadow
+//! GP_PUT, updated in the same edge as GP_GET (the host's advance carries the new GP_GET); `setup_valid` performs the driver's set-up of the allocator (soft
 //! GP_PUT = GP_GET + 1, shadow = GP_GET - 1). The host's releases write the semaphores through
 //! the host port; the threads' guard releases (and the CPU's writes) through `thread_wr_*`.
 //! Memory (entries and command blocks) and kernels are outside: `mem_rd_*` and `launch_*`.
@@ -207,8 +206,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         // Allocator: set-up by the driver, shadow GP_PUT following the GPU channel.
         self.allocator.setup_valid.next = self.setup_valid.val();
         self.allocator.setup_gp_get.next = self.gpu_ring.gp_get.val();
-        self.allocator.shadow_valid.next = self.gpu_owned.val();
-        self.allocator.shadow_gp_get.next = self.gpu_ring.gp_get.val();
+        self.allocator.shadow_valid.next = self.gpu_owned.val() & self.host.chan_advance[1].val();
+        self.allocator.shadow_gp_get.next = self.gpu_ring.gp_get_next.val();
         self.allocator.alloc_valid.next = self.alloc_valid.val();
         self.allocator.alloc_count.next = self.alloc_count.val();
         // Semaphores.

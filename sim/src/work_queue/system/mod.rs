@@ -81,6 +81,8 @@ struct Run<'a> {
     pointers: [[u64; 2]; 2],
     /// The thread whose allocation request is in the allocator.
     alloc_thread: Option<usize>,
+    /// The thread whose guard release is offered to the semaphores this cycle.
+    release_thread: Option<usize>,
     /// Last cycle's memory read, answered this cycle.
     read_addr: Option<u32>,
     /// GPU-created completion: Y released by the return block, then acquired by the CPU
@@ -122,6 +124,7 @@ pub fn run(
         result: SystemResult::default(),
         pointers: [[0; 2]; 2],
         alloc_thread: None,
+        release_thread: None,
         read_addr: None,
         y_released: false,
         y_acquired: false,
@@ -162,8 +165,64 @@ pub fn run(
         }
         h.step().map_err(sim)?;
     }
-    let ports = crate::tb::finish_waves(h, &out, |_| vec![]).map_err(RunError::Output)?;
+    let ports = crate::tb::finish_waves(h, &out, save_groups).map_err(RunError::Output)?;
     Ok((run.result, ports))
+}
+
+/// The GTKWave view of a run: the figures 6A-6F story, channel by channel.
+fn save_groups(vars: &[(String, u32)]) -> Vec<crate::vcd::gtkw::Group> {
+    use crate::vcd::gtkw::Group;
+    let top = "wq_cluster";
+    vec![
+        Group::new("control").sigs(
+            top,
+            &["clock", "reset", "ready", "gpu_owned", "setup_valid"],
+            vars,
+        ),
+        Group::new("CPU channel").sigs(top, &["gp_get$0", "gp_put$0", "chan_idle$0"], vars),
+        Group::new("GPU channel").sigs(
+            top,
+            &["gp_get$1", "gp_put$1", "fill$1", "chan_idle$1"],
+            vars,
+        ),
+        Group::new("host").sigs(
+            top,
+            &[
+                "channel",
+                "exec_valid",
+                "exec_entry",
+                "exec_opcode",
+                "acquire_wait",
+                "acquire_done",
+                "acquire_sem",
+                "release_valid",
+                "release_sem",
+                "release_value",
+                "launch_valid",
+                "launch_kernel",
+                "host.state.q",
+            ],
+            vars,
+        ),
+        Group::new("threads").sigs(
+            top,
+            &[
+                "alloc_valid",
+                "alloc_count",
+                "resp_valid",
+                "resp_ok",
+                "resp_first",
+                "soft_gp_put",
+                "shadow_gp_put",
+                "thread_wr_valid",
+                "thread_wr_sem",
+                "thread_wr_value",
+            ],
+            vars,
+        ),
+        Group::new("memory").sigs(top, &["mem_rd_en", "mem_rd_addr", "mem_rd_data"], vars),
+        Group::new("checks").sigs(top, &["error", "watchdog", "violation"], vars),
+    ]
 }
 
 fn set_config(u: &mut SysCluster, cfg: &SystemConfig) {
@@ -245,7 +304,9 @@ fn drive(run: &mut Run, u: &mut SysCluster, cycle: u64) {
         run.alloc_thread = Some(t);
     }
     u.thread_wr_valid.next = false;
-    if let Some((_, sem, value)) = run.gpu.release_request() {
+    run.release_thread = None;
+    if let Some((t, sem, value)) = run.gpu.release_request() {
+        run.release_thread = Some(t);
         u.thread_wr_valid.next = true;
         u.thread_wr_sem.next = bits::<SEM_BITS>(sem);
         u.thread_wr_value.next = bits::<32>(value as u64);
@@ -254,13 +315,12 @@ fn drive(run: &mut Run, u: &mut SysCluster, cycle: u64) {
 
 /// Read the settled outputs of `cycle`: trace events, model updates, checks.
 fn observe(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
+    // The release offered this cycle (decided before this cycle's writes made new ones).
+    if let (Some(t), true) = (run.release_thread, u.thread_wr_ready.val()) {
+        run.gpu.released(t, cycle);
+    }
     allocation(run, u, cycle)?;
     writes(run, cycle)?;
-    if u.thread_wr_valid.val() && u.thread_wr_ready.val() {
-        if let Some((t, _, _)) = run.gpu.release_request() {
-            run.gpu.released(t, cycle);
-        }
-    }
     host_events(run, u, cycle)?;
     if run.cfg.mode == Mode::CpuMediated {
         run.gpu.record(cycle);
@@ -308,8 +368,9 @@ fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError>
             model::AllocKind::Main => run.gpu.threads[t].spec.blocks + 1,
             model::AllocKind::Return => 2,
         };
+        // The atomic operation happened at the edge that ended the request's cycle.
         run.event(
-            cycle,
+            cycle.saturating_sub(1),
             "alloc",
             json!({"thread": t, "first": first, "count": count, "ok": ok}),
         )?;

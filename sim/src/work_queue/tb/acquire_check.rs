@@ -25,7 +25,16 @@ pub struct AcquireRun {
 }
 
 fn edge_values() -> Vec<(u32, u32)> {
-    let e = [0u32, 1, 2, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF];
+    let e = [
+        0u32,
+        1,
+        2,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0x8000_0001,
+        0xFFFF_FFFE,
+        0xFFFF_FFFF,
+    ];
     let mut v = vec![];
     for &a in &e {
         for &b in &e {
@@ -87,7 +96,11 @@ pub fn run_acquire_check(random: u64, seed: u64, out: &TbOutput) -> Result<Acqui
     }
     run.ports = finish_waves(h, out, |vars| {
         vec![
-            Group::new("inputs").sigs("acquire_check", &["clock", "reset", "cond", "sem_value", "value"], vars),
+            Group::new("inputs").sigs(
+                "acquire_check",
+                &["clock", "reset", "cond", "sem_value", "value"],
+                vars,
+            ),
             Group::new("answer").sigs("acquire_check", &["satisfied", "cond_legal"], vars),
         ]
     })?;

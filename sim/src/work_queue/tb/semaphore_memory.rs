@@ -24,8 +24,18 @@ pub struct SemaphoreRun {
 }
 
 /// Reset, then `cycles` random cycles touching the first `span` semaphores.
-pub fn run_semaphores(cycles: u64, span: u64, seed: u64, out: &TbOutput) -> Result<SemaphoreRun, String> {
-    let mut h = harness(RefSemaphores::default(), |u, c| u.clock.next = c.into(), out, "semaphore_memory")?;
+pub fn run_semaphores(
+    cycles: u64,
+    span: u64,
+    seed: u64,
+    out: &TbOutput,
+) -> Result<SemaphoreRun, String> {
+    let mut h = harness(
+        RefSemaphores::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "semaphore_memory",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut model = vec![0u32; WORDS];
     let mut monitor = ChannelMonitor::new("thread_wr");
@@ -36,7 +46,8 @@ pub fn run_semaphores(cycles: u64, span: u64, seed: u64, out: &TbOutput) -> Resu
     for cycle in 0..=clear + cycles {
         let reset = cycle == 0;
         let active = cycle > clear;
-        let host = (active && rng.gen_bool(0.2)).then(|| (rng.gen_range(0..span), rng.gen::<u32>()));
+        let host =
+            (active && rng.gen_bool(0.2)).then(|| (rng.gen_range(0..span), rng.gen::<u32>()));
         if offered.is_none() && active && rng.gen_bool(0.4) {
             offered = Some((rng.gen_range(0..span), rng.gen()));
         }
@@ -54,16 +65,30 @@ pub fn run_semaphores(cycles: u64, span: u64, seed: u64, out: &TbOutput) -> Resu
         let u = &h.uut;
         let fail = |m: String| Err(format!("cycle {}: {}", cycle, m));
         if !reset && u.ready.val() != (cycle >= clear + 1) {
-            return fail(format!("ready {} during the clear sweep of {} words", u.ready.val(), clear));
+            return fail(format!(
+                "ready {} during the clear sweep of {} words",
+                u.ready.val(),
+                clear
+            ));
         }
         if let (Some(a), true) = (last_read, cycle > clear + 1) {
             if u.rd_value.val().to_u64() != model[a as usize] as u64 {
-                return fail(format!("S[{}] reads {:#x}, model {:#x}", a, u.rd_value.val().to_u64(), model[a as usize]));
+                return fail(format!(
+                    "S[{}] reads {:#x}, model {:#x}",
+                    a,
+                    u.rd_value.val().to_u64(),
+                    model[a as usize]
+                ));
             }
             run.reads += 1;
         }
         let transfer = monitor
-            .check(reset, u.thread_wr_valid.val(), u.thread_wr_ready.val(), offered)
+            .check(
+                reset,
+                u.thread_wr_valid.val(),
+                u.thread_wr_ready.val(),
+                offered,
+            )
             .map_err(|e| format!("cycle {}: {}", cycle, e))?;
         if u.violation.val() {
             return fail("violation without a host write during the clear sweep".into());
@@ -85,9 +110,26 @@ pub fn run_semaphores(cycles: u64, span: u64, seed: u64, out: &TbOutput) -> Resu
     }
     run.ports = finish_waves(h, out, |vars| {
         vec![
-            Group::new("control").sigs("semaphore_memory", &["clock", "reset", "ready", "violation"], vars),
-            Group::new("host").sigs("semaphore_memory", &["host_wr_en", "host_wr_sem", "host_wr_value"], vars),
-            Group::new("threads").sigs("semaphore_memory", &["thread_wr_valid", "thread_wr_ready", "thread_wr_sem", "thread_wr_value"], vars),
+            Group::new("control").sigs(
+                "semaphore_memory",
+                &["clock", "reset", "ready", "violation"],
+                vars,
+            ),
+            Group::new("host").sigs(
+                "semaphore_memory",
+                &["host_wr_en", "host_wr_sem", "host_wr_value"],
+                vars,
+            ),
+            Group::new("threads").sigs(
+                "semaphore_memory",
+                &[
+                    "thread_wr_valid",
+                    "thread_wr_ready",
+                    "thread_wr_sem",
+                    "thread_wr_value",
+                ],
+                vars,
+            ),
             Group::new("read").sigs("semaphore_memory", &["rd_sem", "rd_value"], vars),
         ]
     })?;

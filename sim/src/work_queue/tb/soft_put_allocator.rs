@@ -55,7 +55,8 @@ pub fn run_allocator(
             _ => rng.gen_range(1..=3.min(n)),
         });
         // The host moves GP_GET forward, never past soft GP_PUT (it executes what was allocated).
-        let shadow = cycle > 1 && host_get != wrap(model.soft_gp_put as i64 - 1, entries) as usize
+        let shadow = cycle > 1
+            && host_get != wrap(model.soft_gp_put as i64 - 1, entries) as usize
             && rng.gen_bool(0.3);
         if shadow {
             host_get = wrap(host_get as i64 + 1, entries) as usize;
@@ -73,7 +74,11 @@ pub fn run_allocator(
         let u = &h.uut;
         if !reset {
             let got = u.resp_valid.val().then(|| {
-                (u.resp_ok.val(), u.resp_first.val().index(), u.resp_lap.val().to_u64())
+                (
+                    u.resp_ok.val(),
+                    u.resp_first.val().index(),
+                    u.resp_lap.val().to_u64(),
+                )
             });
             let got = got.map(|(ok, f, l)| if ok { (ok, f, l) } else { (ok, 0, 0) });
             let want = expect.map(|(ok, f, l)| if ok { (ok, f, l) } else { (ok, 0, 0) });
@@ -113,9 +118,36 @@ pub fn run_allocator(
     }
     run.ports = finish_waves(h, out, |vars| {
         vec![
-            Group::new("control").sigs("soft_put_allocator", &["clock", "reset", "ring_entries", "setup_valid", "setup_gp_get"], vars),
-            Group::new("host").sigs("soft_put_allocator", &["shadow_valid", "shadow_gp_get", "shadow_gp_put"], vars),
-            Group::new("threads").sigs("soft_put_allocator", &["alloc_valid", "alloc_count", "resp_valid", "resp_ok", "resp_first", "resp_lap", "soft_gp_put", "violation"], vars),
+            Group::new("control").sigs(
+                "soft_put_allocator",
+                &[
+                    "clock",
+                    "reset",
+                    "ring_entries",
+                    "setup_valid",
+                    "setup_gp_get",
+                ],
+                vars,
+            ),
+            Group::new("host").sigs(
+                "soft_put_allocator",
+                &["shadow_valid", "shadow_gp_get", "shadow_gp_put"],
+                vars,
+            ),
+            Group::new("threads").sigs(
+                "soft_put_allocator",
+                &[
+                    "alloc_valid",
+                    "alloc_count",
+                    "resp_valid",
+                    "resp_ok",
+                    "resp_first",
+                    "resp_lap",
+                    "soft_gp_put",
+                    "violation",
+                ],
+                vars,
+            ),
         ]
     })?;
     Ok(run)
