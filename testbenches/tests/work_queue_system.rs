@@ -124,6 +124,9 @@ fn wq10_bad_scenarios_name_the_field() {
     v["threads"][0]["blocks"] = json!(0);
     assert!(bad(v).contains("threads[0].children"));
     let mut v = builtin();
+    v["threads"] = json!([]);
+    assert!(bad(v).contains("threads"));
+    let mut v = builtin();
     v["config"]["watchdog_cycles"] = json!(0);
     assert!(bad(v).contains("config.watchdog_cycles"));
 }
@@ -218,4 +221,36 @@ proptest! {
             Err(e) => return Err(TestCaseError::fail(e.to_string())),
         }
     }
+}
+
+#[test]
+fn wq10_malformed_entries_stop_their_channel_and_the_other_goes_on() {
+    use ppu_sim::work_queue::tb::{run_bad_input, BadEntry};
+    for bad in [
+        BadEntry::EmptyBlock,
+        BadEntry::OddLength,
+        BadEntry::UnknownOpcode,
+        BadEntry::SemaphoreOutsideRing,
+    ] {
+        let r = run_bad_input(bad, 5, 1200, &ppu_sim::tb::TbOutput::default()).unwrap();
+        assert_eq!(r.errors, 1, "{:?}: {:?}", bad, r);
+        assert!(r.cpu_stopped && r.cpu_gp_get == 0, "{:?}: {:?}", bad, r);
+        assert_eq!(r.gpu_releases, vec![100, 101, 102, 103, 104], "{:?}", bad);
+        assert_eq!(r.gpu_gp_get, 5);
+    }
+}
+
+#[test]
+fn wq10_an_acquire_never_released_fires_the_watchdog_and_nothing_else_breaks() {
+    use ppu_sim::work_queue::tb::{run_bad_input, BadEntry};
+    let vcd = repo_root().join("waves").join("wq_cluster_watchdog.vcd");
+    let out = ppu_sim::tb::TbOutput {
+        vcd: Some(&vcd),
+        record_ports: false,
+    };
+    let r = run_bad_input(BadEntry::NeverReleased, 6, 1200, &out).unwrap();
+    assert_eq!((r.watchdogs, r.errors), (1, 0), "{:?}", r);
+    assert!(!r.cpu_stopped && r.cpu_gp_get == 0);
+    assert_eq!(r.gpu_releases, vec![100, 101, 102, 103, 104, 105]);
+    assert_eq!(r.gpu_gp_get, 6);
 }

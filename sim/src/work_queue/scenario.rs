@@ -169,6 +169,12 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
             format!("{} is not in 1..={}", c.watchdog_cycles, u32::MAX),
         ));
     }
+    if sc.threads.is_empty() {
+        return Err(RunError::invalid(
+            "threads",
+            "at least one thread: without one nothing writes the GPU channel's entries or returns to the CPU",
+        ));
+    }
     let mut count = 0;
     let threads = check_threads(&sc.threads, "threads", c.entries, &mut count)?;
     let needed: u64 = 1 + sc.threads.iter().map(|t| t.blocks + 1).sum::<u64>();

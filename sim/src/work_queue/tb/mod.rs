@@ -7,12 +7,14 @@ pub mod gp_fifo;
 pub mod ring_wrap;
 pub mod semaphore_memory;
 pub mod soft_put_allocator;
+pub mod wq_cluster;
 
 pub use acquire_check::{run_acquire_check, AcquireRun};
 pub use gp_fifo::{run_gp_fifo, GpFifoRun, RefGpFifo, RING_IDX};
 pub use ring_wrap::check_ring_wrap;
 pub use semaphore_memory::{run_semaphores, RefSemaphores, SemaphoreRun};
 pub use soft_put_allocator::{run_allocator, AllocatorRun, RefAllocator};
+pub use wq_cluster::{run_bad_input, BadEntry, BadInputRun};
 
 use super::scenario;
 use super::system;
