@@ -13,7 +13,11 @@
 //! is low and `cond_legal` low.
 //!
 //! Ports: `clock`, `reset`, inputs `cond` (3 bits), `sem_value`, `value` (32 bits); outputs
-//! `satisfied`, `cond_legal` (registered: the inputs of cycle t answer in cycle t+1).
+//! `satisfied`, `cond_legal`.
+//!
+//! Timing: two register stages — the five comparisons of cycle t are registered side by side,
+//! the condition selects among them in cycle t+1 — so the inputs of cycle t answer in cycle
+//! t+2 (latency 2, one check per cycle). No path holds more than one 32-bit comparison.
 use super::command::{COND_AND, COND_CIRC_GEQ, COND_EQUAL, COND_GEQ, COND_NOR};
 use rust_hdl::prelude::*;
 
@@ -26,6 +30,14 @@ pub struct AcquireCheck {
     pub value: Signal<In, Bits<32>>,
     pub satisfied: Signal<Out, Bit>,
     pub cond_legal: Signal<Out, Bit>,
+    /// Stage 1: the five comparisons and the condition code of the previous cycle.
+    is_equal: DFF<Bit>,
+    is_geq: DFF<Bit>,
+    is_circ_geq: DFF<Bit>,
+    is_and: DFF<Bit>,
+    is_nor: DFF<Bit>,
+    cond_stage: DFF<Bits<3>>,
+    /// Stage 2: the answer.
     satisfied_reg: DFF<Bit>,
     cond_legal_reg: DFF<Bit>,
     /// sem - value, wrapping: non-negative as a signed number when below 2^31.
@@ -48,6 +60,12 @@ impl Default for AcquireCheck {
             value: Default::default(),
             satisfied: Default::default(),
             cond_legal: Default::default(),
+            is_equal: Default::default(),
+            is_geq: Default::default(),
+            is_circ_geq: Default::default(),
+            is_and: Default::default(),
+            is_nor: Default::default(),
+            cond_stage: Default::default(),
             satisfied_reg: Default::default(),
             cond_legal_reg: Default::default(),
             difference: Default::default(),
@@ -64,26 +82,46 @@ impl Default for AcquireCheck {
 impl Logic for AcquireCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, satisfied_reg, cond_legal_reg);
+        dff_setup!(
+            self,
+            clock,
+            is_equal,
+            is_geq,
+            is_circ_geq,
+            is_and,
+            is_nor,
+            cond_stage,
+            satisfied_reg,
+            cond_legal_reg
+        );
+        // Stage 1.
         self.difference.next = self.sem_value.val() - self.value.val();
+        self.is_equal.d.next = self.sem_value.val() == self.value.val();
+        self.is_geq.d.next = self.sem_value.val() >= self.value.val();
+        self.is_circ_geq.d.next = self.difference.val() < self.sign_bit.val();
+        self.is_and.d.next = (self.sem_value.val() & self.value.val()).any();
+        self.is_nor.d.next = !(self.sem_value.val() | self.value.val()).all();
+        self.cond_stage.d.next = self.cond.val();
+        // Stage 2.
         self.satisfied_reg.d.next = false;
         self.cond_legal_reg.d.next = true;
-        if self.cond.val() == self.cond_equal.val() {
-            self.satisfied_reg.d.next = self.sem_value.val() == self.value.val();
-        } else if self.cond.val() == self.cond_geq.val() {
-            self.satisfied_reg.d.next = self.sem_value.val() >= self.value.val();
-        } else if self.cond.val() == self.cond_circ_geq.val() {
-            self.satisfied_reg.d.next = self.difference.val() < self.sign_bit.val();
-        } else if self.cond.val() == self.cond_and.val() {
-            self.satisfied_reg.d.next = (self.sem_value.val() & self.value.val()).any();
-        } else if self.cond.val() == self.cond_nor.val() {
-            self.satisfied_reg.d.next = !(self.sem_value.val() | self.value.val()).all();
+        if self.cond_stage.q.val() == self.cond_equal.val() {
+            self.satisfied_reg.d.next = self.is_equal.q.val();
+        } else if self.cond_stage.q.val() == self.cond_geq.val() {
+            self.satisfied_reg.d.next = self.is_geq.q.val();
+        } else if self.cond_stage.q.val() == self.cond_circ_geq.val() {
+            self.satisfied_reg.d.next = self.is_circ_geq.q.val();
+        } else if self.cond_stage.q.val() == self.cond_and.val() {
+            self.satisfied_reg.d.next = self.is_and.q.val();
+        } else if self.cond_stage.q.val() == self.cond_nor.val() {
+            self.satisfied_reg.d.next = self.is_nor.q.val();
         } else {
             self.cond_legal_reg.d.next = false;
         }
         self.satisfied.next = self.satisfied_reg.q.val();
         self.cond_legal.next = self.cond_legal_reg.q.val();
         if self.reset.val() {
+            self.cond_stage.d.next = bits::<3>(0);
             self.satisfied_reg.d.next = false;
             self.cond_legal_reg.d.next = true;
         }

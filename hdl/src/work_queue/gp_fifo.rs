@@ -21,8 +21,7 @@
 //!
 //! Parameters: `IDX_BITS` (index width), `X_BITS` = `IDX_BITS` + 2.
 //! Ports: `clock`, `reset` (synchronous: GP_GET = GP_PUT = 0), `ring_entries`, `put_valid`,
-//! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `gp_get_next` (wrap(GP_GET + 1), where an
-//! advance takes GP_GET), `empty`, `full`, `fill`, `violation`.
+//! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `empty`, `full`, `fill`, `violation`.
 //! Timing: GP_GET/GP_PUT are registers; a write or advance in cycle t shows in cycle t+1;
 //! `empty`/`full`/`fill` are decoded from the registers and `ring_entries`.
 use super::ring_wrap::{RingWrap, WrapForm};
@@ -39,7 +38,6 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     pub get_advance: Signal<In, Bit>,
     pub gp_get: Signal<Out, Bits<IDX_BITS>>,
     pub gp_put: Signal<Out, Bits<IDX_BITS>>,
-    pub gp_get_next: Signal<Out, Bits<IDX_BITS>>,
     pub empty: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     pub fill: Signal<Out, Bits<IDX_BITS>>,
@@ -74,7 +72,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
             get_advance: Default::default(),
             gp_get: Default::default(),
             gp_put: Default::default(),
-            gp_get_next: Default::default(),
             empty: Default::default(),
             full: Default::default(),
             fill: Default::default(),
@@ -122,7 +119,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             - bit_cast::<X_BITS, IDX_BITS>(self.gp_get_reg.q.val());
         self.gp_get.next = self.gp_get_reg.q.val();
         self.gp_put.next = self.gp_put_reg.q.val();
-        self.gp_get_next.next = self.get_next.wrapped.val();
         self.empty.next = self.gp_get_reg.q.val() == self.gp_put_reg.q.val();
         self.full.next = self.gp_get_reg.q.val() == self.put_next.wrapped.val();
         self.fill.next = self.fill_wrap.wrapped.val();

@@ -43,7 +43,7 @@
 //! condition the decoder should have refused).
 //!
 //! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
-//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 3 per poll),
+//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 4 per poll),
 //! and 1 to step to the next command. Outputs are decoded from registers.
 use super::acquire_check::AcquireCheck;
 use super::command::{
@@ -68,6 +68,7 @@ pub const STATE_ACQ_READ: u64 = 11;
 pub const STATE_ACQ_COMPARE: u64 = 12;
 pub const STATE_ACQ_DECIDE: u64 = 13;
 pub const STATE_NEXT: u64 = 14;
+pub const STATE_ACQ_COMPARE2: u64 = 15;
 
 #[derive(LogicBlock)]
 pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
@@ -178,6 +179,7 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     state_acq_read: Constant<Bits<4>>,
     state_acq_compare: Constant<Bits<4>>,
     state_acq_decide: Constant<Bits<4>>,
+    state_acq_compare2: Constant<Bits<4>>,
     state_next: Constant<Bits<4>>,
 }
 
@@ -289,6 +291,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             state_acq_read: Constant::new(bits::<4>(STATE_ACQ_READ)),
             state_acq_compare: Constant::new(bits::<4>(STATE_ACQ_COMPARE)),
             state_acq_decide: Constant::new(bits::<4>(STATE_ACQ_DECIDE)),
+            state_acq_compare2: Constant::new(bits::<4>(STATE_ACQ_COMPARE2)),
             state_next: Constant::new(bits::<4>(STATE_NEXT)),
         }
     }
@@ -508,6 +511,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         } else if self.state.q.val() == self.state_acq_read.val() {
             self.state.d.next = self.state_acq_compare.val();
         } else if self.state.q.val() == self.state_acq_compare.val() {
+            self.state.d.next = self.state_acq_compare2.val();
+        } else if self.state.q.val() == self.state_acq_compare2.val() {
             self.state.d.next = self.state_acq_decide.val();
         } else if self.state.q.val() == self.state_acq_decide.val() {
             if self.check.satisfied.val() {

@@ -14,8 +14,9 @@
 //!   it numbers the allocation uniquely, which the threads use as the value of their guard
 //!   semaphores (a semaphore per entry is reused on every lap of the ring). Reading: the
 //!   specification's soft GP_PUT is the index; the lap is this design's addition, kept beside it.
-//! - Shadow (`shadow_valid` with `shadow_gp_get`): the host advanced GP_GET, so shadow GP_PUT =
-//!   wrap(GP_GET - 1) (the GPU channel keeps GP_PUT = shadow GP_PUT = wrap(GP_GET - 1)).
+//! - Shadow (`shadow_valid` with `shadow_gp_put_value`): the host advanced GP_GET and wrote the
+//!   new shadow GP_PUT = wrap(GP_GET - 1) (the GPU channel keeps GP_PUT = shadow GP_PUT =
+//!   wrap(GP_GET - 1); after an advance that is the GP_GET just left).
 //!   Set-up wins over an allocation in the same cycle; an allocation in the cycle of a shadow
 //!   update is checked against the shadow before the update.
 //!
@@ -38,7 +39,7 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     pub setup_valid: Signal<In, Bit>,
     pub setup_gp_get: Signal<In, Bits<IDX_BITS>>,
     pub shadow_valid: Signal<In, Bit>,
-    pub shadow_gp_get: Signal<In, Bits<IDX_BITS>>,
+    pub shadow_gp_put_value: Signal<In, Bits<IDX_BITS>>,
     pub alloc_valid: Signal<In, Bit>,
     pub alloc_ready: Signal<Out, Bit>,
     pub alloc_count: Signal<In, Bits<X_BITS>>,
@@ -58,10 +59,9 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     resp_lap_reg: DFF<Bits<16>>,
     /// wrap(shadow - soft): free entries ahead of soft GP_PUT.
     free_wrap: RingWrap<IDX_BITS, X_BITS>,
-    /// wrap(setup_gp_get + 1) and wrap(setup_gp_get - 1), wrap(shadow_gp_get - 1).
+    /// wrap(setup_gp_get + 1) and wrap(setup_gp_get - 1).
     setup_soft: RingWrap<IDX_BITS, X_BITS>,
     setup_shadow: RingWrap<IDX_BITS, X_BITS>,
-    shadow_next: RingWrap<IDX_BITS, X_BITS>,
     soft_plus_count: Signal<Local, Bits<X_BITS>>,
     soft_next: Signal<Local, Bits<X_BITS>>,
     pow2_form: Constant<Bit>,
@@ -87,7 +87,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             setup_valid: Default::default(),
             setup_gp_get: Default::default(),
             shadow_valid: Default::default(),
-            shadow_gp_get: Default::default(),
+            shadow_gp_put_value: Default::default(),
             alloc_valid: Default::default(),
             alloc_ready: Default::default(),
             alloc_count: Default::default(),
@@ -108,7 +108,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             free_wrap: RingWrap::new(form),
             setup_soft: RingWrap::new(form),
             setup_shadow: RingWrap::new(form),
-            shadow_next: RingWrap::new(form),
             soft_plus_count: Default::default(),
             soft_next: Default::default(),
             pow2_form: Constant::new(form == WrapForm::Pow2),
@@ -137,7 +136,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         self.free_wrap.entries.next = self.ring_entries.val();
         self.setup_soft.entries.next = self.ring_entries.val();
         self.setup_shadow.entries.next = self.ring_entries.val();
-        self.shadow_next.entries.next = self.ring_entries.val();
         self.free_wrap.x.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val())
             - bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val());
         self.soft_plus_count.next =
@@ -155,8 +153,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val()) + self.one.val();
         self.setup_shadow.x.next =
             bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val()) - self.one.val();
-        self.shadow_next.x.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_get.val()) - self.one.val();
         self.alloc_ready.next = !self.reset.val();
         self.fits.next = (self.alloc_count.val()
             <= bit_cast::<X_BITS, IDX_BITS>(self.free_wrap.wrapped.val()))
@@ -167,8 +163,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             | self.free_wrap.out_of_range.val()
             | (self.grant.val() & (self.soft_next.val() > self.index_max.val()))
             | (self.setup_valid.val()
-                & (self.setup_soft.out_of_range.val() | self.setup_shadow.out_of_range.val()))
-            | (self.shadow_valid.val() & self.shadow_next.out_of_range.val());
+                & (self.setup_soft.out_of_range.val() | self.setup_shadow.out_of_range.val()));
         // The response of this cycle's request, registered.
         self.resp_valid_reg.d.next = self.alloc_valid.val() & !self.setup_valid.val();
         self.resp_ok_reg.d.next = self.grant.val();
@@ -181,7 +176,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             }
         }
         if self.shadow_valid.val() {
-            self.shadow_gp_put_reg.d.next = self.shadow_next.wrapped.val();
+            self.shadow_gp_put_reg.d.next = self.shadow_gp_put_value.val();
         }
         if self.setup_valid.val() {
             self.soft_gp_put_reg.d.next = self.setup_soft.wrapped.val();

@@ -207,7 +207,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         self.allocator.setup_valid.next = self.setup_valid.val();
         self.allocator.setup_gp_get.next = self.gpu_ring.gp_get.val();
         self.allocator.shadow_valid.next = self.gpu_owned.val() & self.host.chan_advance[1].val();
-        self.allocator.shadow_gp_get.next = self.gpu_ring.gp_get_next.val();
+        // After an advance shadow GP_PUT = wrap(GP_GET - 1) is the GP_GET being left.
+        self.allocator.shadow_gp_put_value.next = self.gpu_ring.gp_get.val();
         self.allocator.alloc_valid.next = self.alloc_valid.val();
         self.allocator.alloc_count.next = self.alloc_count.val();
         // Semaphores.

@@ -71,15 +71,20 @@ pub fn run_acquire_check(random: u64, seed: u64, out: &TbOutput) -> Result<Acqui
         stimulus.push((rng.gen_range(0..8), s, v));
     }
     let mut run = AcquireRun::default();
-    let mut previous: Option<(u64, u32, u32)> = None;
-    for (k, &(code, s, v)) in stimulus.iter().chain([(0, 0, 0)].iter()).enumerate() {
+    // The stimuli of the last two cycles (None: the reset cycle, not checked).
+    let mut pipeline: [Option<(u64, u32, u32)>; 2] = [None, None];
+    for (k, &(code, s, v)) in stimulus
+        .iter()
+        .chain([(0, 0, 0), (0, 0, 0)].iter())
+        .enumerate()
+    {
         let u = &mut h.uut;
         u.reset.next = k == 0;
         u.cond.next = bits::<3>(code);
         u.sem_value.next = bits::<32>(s as u64);
         u.value.next = bits::<32>(v as u64);
         h.settle().map_err(|e| e.to_string())?;
-        if let Some((pc, ps, pv)) = previous {
+        if let Some((pc, ps, pv)) = pipeline[1] {
             let want = golden_condition(pc).map(|c| acquire_satisfied(c, ps, pv));
             let got = (h.uut.satisfied.val(), h.uut.cond_legal.val());
             if got != (want.unwrap_or(false), want.is_some()) {
@@ -91,7 +96,7 @@ pub fn run_acquire_check(random: u64, seed: u64, out: &TbOutput) -> Result<Acqui
             run.checks += 1;
             run.satisfied[pc as usize] += u64::from(got.0);
         }
-        previous = (k > 0).then_some((code, s, v));
+        pipeline = [(k > 0).then_some((code, s, v)), pipeline[0]];
         h.step().map_err(|e| e.to_string())?;
     }
     run.ports = finish_waves(h, out, |vars| {

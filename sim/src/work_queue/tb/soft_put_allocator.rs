@@ -67,7 +67,7 @@ pub fn run_allocator(
         u.setup_valid.next = setup;
         u.setup_gp_get.next = bits::<RING_IDX>(setup_get as u64);
         u.shadow_valid.next = shadow;
-        u.shadow_gp_get.next = bits::<RING_IDX>(host_get as u64);
+        u.shadow_gp_put_value.next = bits::<RING_IDX>(wrap(host_get as i64 - 1, entries));
         u.alloc_valid.next = request.is_some();
         u.alloc_count.next = bits::<{ RING_IDX + 2 }>(request.unwrap_or(1) as u64);
         h.settle().map_err(|e| e.to_string())?;
@@ -131,7 +131,7 @@ pub fn run_allocator(
             ),
             Group::new("host").sigs(
                 "soft_put_allocator",
-                &["shadow_valid", "shadow_gp_get", "shadow_gp_put"],
+                &["shadow_valid", "shadow_gp_put_value", "shadow_gp_put"],
                 vars,
             ),
             Group::new("threads").sigs(
