@@ -116,39 +116,42 @@ pub fn run_allocator(
         }
         h.step().map_err(|e| e.to_string())?;
     }
-    run.ports = finish_waves(h, out, |vars| {
-        vec![
-            Group::new("control").sigs(
-                "soft_put_allocator",
-                &[
-                    "clock",
-                    "reset",
-                    "ring_entries",
-                    "setup_valid",
-                    "setup_gp_get",
-                ],
-                vars,
-            ),
-            Group::new("host").sigs(
-                "soft_put_allocator",
-                &["shadow_valid", "shadow_gp_put_value", "shadow_gp_put"],
-                vars,
-            ),
-            Group::new("threads").sigs(
-                "soft_put_allocator",
-                &[
-                    "alloc_valid",
-                    "alloc_count",
-                    "resp_valid",
-                    "resp_ok",
-                    "resp_first",
-                    "resp_lap",
-                    "soft_gp_put",
-                    "violation",
-                ],
-                vars,
-            ),
-        ]
-    })?;
+    run.ports = finish_waves(h, out, allocator_groups)?;
     Ok(run)
+}
+
+/// The GTKWave view of an allocator run.
+fn allocator_groups(vars: &[(String, u32)]) -> Vec<Group> {
+    vec![
+        Group::new("control").sigs(
+            "soft_put_allocator",
+            &[
+                "clock",
+                "reset",
+                "ring_entries",
+                "setup_valid",
+                "setup_gp_get",
+            ],
+            vars,
+        ),
+        Group::new("host").sigs(
+            "soft_put_allocator",
+            &["shadow_valid", "shadow_gp_put_value", "shadow_gp_put"],
+            vars,
+        ),
+        Group::new("threads").sigs(
+            "soft_put_allocator",
+            &[
+                "alloc_valid",
+                "alloc_count",
+                "resp_valid",
+                "resp_ok",
+                "resp_first",
+                "resp_lap",
+                "soft_gp_put",
+                "violation",
+            ],
+            vars,
+        ),
+    ]
 }

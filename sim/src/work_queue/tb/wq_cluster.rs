@@ -54,64 +54,7 @@ pub fn run_bad_input(
         out,
         "wq_cluster",
     )?;
-    let mut mem: HashMap<u32, u32> = HashMap::new();
-    let mut next_block = 0x1_0000u32;
-    let mut put =
-        |mem: &mut HashMap<u32, u32>, base: u32, i: u64, words: &[u32], length: Option<u32>| {
-            let addr = next_block;
-            for (k, w) in words.iter().enumerate() {
-                mem.insert(addr + k as u32, *w);
-            }
-            next_block += words.len() as u32 + 4;
-            let e = GpEntry {
-                address_words: addr as u64,
-                length_words: length.unwrap_or(words.len() as u32),
-                sync_wait: false,
-                no_context_switch: false,
-                fetch_conditional: false,
-                privileged: false,
-                subroutine: false,
-            };
-            let w = e.pack().unwrap_or([0, 0]);
-            mem.insert(base + 2 * i as u32, w[0]);
-            mem.insert(base + 2 * i as u32 + 1, w[1]);
-        };
-    let release = |v: u32| Command::Release {
-        sem: Sem::Y,
-        value: v,
-        after_wfi: false,
-    };
-    let cpu_words = match bad {
-        BadEntry::EmptyBlock => (vec![], Some(0)),
-        BadEntry::OddLength => (encode_block(&[release(9)]), Some(3)),
-        BadEntry::UnknownOpcode => (vec![0, 0], None),
-        BadEntry::SemaphoreOutsideRing => (
-            encode_block(&[Command::Release {
-                sem: Sem::Entry(n as u32),
-                value: 1,
-                after_wfi: false,
-            }]),
-            None,
-        ),
-        BadEntry::NeverReleased => (
-            encode_block(&[Command::Acquire {
-                sem: Sem::Entry(3),
-                cond: Condition::Equal,
-                value: 1,
-            }]),
-            None,
-        ),
-    };
-    put(&mut mem, CPU_RING_BASE, 0, &cpu_words.0, cpu_words.1);
-    for i in 0..good {
-        put(
-            &mut mem,
-            GPU_RING_BASE,
-            i,
-            &encode_block(&[release(100 + i as u32)]),
-            None,
-        );
-    }
+    let mem = bad_input_memory(bad, good, n);
     let mut run = BadInputRun::default();
     let mut read: Option<u32> = None;
     for cycle in 0..cycles {
@@ -177,4 +120,68 @@ pub fn run_bad_input(
         )]
     })?;
     Ok(run)
+}
+
+/// The memory of a bad-input run: the CPU channel's entry 0 is `bad`, the GPU channel's entries
+/// 0..good each release Y with 100 + i.
+fn bad_input_memory(bad: BadEntry, good: u64, n: u64) -> HashMap<u32, u32> {
+    let mut mem: HashMap<u32, u32> = HashMap::new();
+    let mut next_block = 0x1_0000u32;
+    let mut put =
+        |mem: &mut HashMap<u32, u32>, base: u32, i: u64, words: &[u32], length: Option<u32>| {
+            let addr = next_block;
+            for (k, w) in words.iter().enumerate() {
+                mem.insert(addr + k as u32, *w);
+            }
+            next_block += words.len() as u32 + 4;
+            let e = GpEntry {
+                address_words: addr as u64,
+                length_words: length.unwrap_or(words.len() as u32),
+                sync_wait: false,
+                no_context_switch: false,
+                fetch_conditional: false,
+                privileged: false,
+                subroutine: false,
+            };
+            let w = e.pack().unwrap_or([0, 0]);
+            mem.insert(base + 2 * i as u32, w[0]);
+            mem.insert(base + 2 * i as u32 + 1, w[1]);
+        };
+    let release = |v: u32| Command::Release {
+        sem: Sem::Y,
+        value: v,
+        after_wfi: false,
+    };
+    let cpu_words = match bad {
+        BadEntry::EmptyBlock => (vec![], Some(0)),
+        BadEntry::OddLength => (encode_block(&[release(9)]), Some(3)),
+        BadEntry::UnknownOpcode => (vec![0, 0], None),
+        BadEntry::SemaphoreOutsideRing => (
+            encode_block(&[Command::Release {
+                sem: Sem::Entry(n as u32),
+                value: 1,
+                after_wfi: false,
+            }]),
+            None,
+        ),
+        BadEntry::NeverReleased => (
+            encode_block(&[Command::Acquire {
+                sem: Sem::Entry(3),
+                cond: Condition::Equal,
+                value: 1,
+            }]),
+            None,
+        ),
+    };
+    put(&mut mem, CPU_RING_BASE, 0, &cpu_words.0, cpu_words.1);
+    for i in 0..good {
+        put(
+            &mut mem,
+            GPU_RING_BASE,
+            i,
+            &encode_block(&[release(100 + i as u32)]),
+            None,
+        );
+    }
+    mem
 }
