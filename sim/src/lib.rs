@@ -19,6 +19,7 @@
 //! | [`widgets`] | testbenches of the shared FIFO and arbiter, the harness benchmark | X-1..X-3 |
 //! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment, unit testbenches | SO-1..SO-14 |
 //! | [`status`] | unit status reporting: golden models, system simulation, scenarios, bench, unit testbenches | ST-1..ST-9 |
+//! | [`work_queue`] | work-queue based work creation: golden model and WQ-8 trace checker, system simulation (GPU-created and CPU-mediated), scenario, bench, unit testbenches | WQ-1..WQ-11 |
 //!
 //! [`registry`] is the one file that lists every mechanism.
 pub mod bench;

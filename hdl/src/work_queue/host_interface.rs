@@ -43,7 +43,8 @@
 //! condition the decoder should have refused).
 //!
 //! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
-//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 4 per poll),
+//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 5 per poll: the semaphore read, a register, the two
+//! stages of the check, the decision),
 //! and 1 to step to the next command. Outputs are decoded from registers.
 use super::acquire_check::AcquireCheck;
 use super::command::{
@@ -69,6 +70,7 @@ pub const STATE_ACQ_COMPARE: u64 = 12;
 pub const STATE_ACQ_DECIDE: u64 = 13;
 pub const STATE_NEXT: u64 = 14;
 pub const STATE_ACQ_COMPARE2: u64 = 15;
+pub const STATE_ACQ_COMPARE3: u64 = 16;
 
 #[derive(LogicBlock)]
 pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
@@ -106,7 +108,7 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     pub watchdog: Signal<Out, Bit>,
     pub watchdog_channel: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
-    state: DFF<Bits<4>>,
+    state: DFF<Bits<5>>,
     /// The channel being served.
     current_channel: DFF<Bit>,
     /// Per channel: where its block continues, and its acquire and error state.
@@ -127,6 +129,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     cmd_release_wfi: DFF<Bit>,
     cmd_sem: DFF<Bits<SEM_BITS>>,
     exec_cycles: DFF<Bits<8>>,
+    /// The semaphore read, registered before the acquire check (block RAM out to a register).
+    sem_value_reg: DFF<Bits<32>>,
     exec_pulse: DFF<Bit>,
     /// The served channel's entry is complete: `chan_advance` of that channel, one cycle after
     /// the last command (registered, so no combinational path leaves towards the rings).
@@ -165,22 +169,23 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     named_sem_bit: Constant<Bits<32>>,
     no_switch_bit: Constant<Bits<32>>,
     last_cond: Constant<Bits<32>>,
-    state_pick: Constant<Bits<4>>,
-    state_entry_address: Constant<Bits<4>>,
-    state_entry_word0: Constant<Bits<4>>,
-    state_entry_word1: Constant<Bits<4>>,
-    state_header_fetch: Constant<Bits<4>>,
-    state_payload_fetch: Constant<Bits<4>>,
-    state_decode: Constant<Bits<4>>,
-    state_executing: Constant<Bits<4>>,
-    state_launch: Constant<Bits<4>>,
-    state_wfi: Constant<Bits<4>>,
-    state_release: Constant<Bits<4>>,
-    state_acq_read: Constant<Bits<4>>,
-    state_acq_compare: Constant<Bits<4>>,
-    state_acq_decide: Constant<Bits<4>>,
-    state_acq_compare2: Constant<Bits<4>>,
-    state_next: Constant<Bits<4>>,
+    state_pick: Constant<Bits<5>>,
+    state_entry_address: Constant<Bits<5>>,
+    state_entry_word0: Constant<Bits<5>>,
+    state_entry_word1: Constant<Bits<5>>,
+    state_header_fetch: Constant<Bits<5>>,
+    state_payload_fetch: Constant<Bits<5>>,
+    state_decode: Constant<Bits<5>>,
+    state_executing: Constant<Bits<5>>,
+    state_launch: Constant<Bits<5>>,
+    state_wfi: Constant<Bits<5>>,
+    state_release: Constant<Bits<5>>,
+    state_acq_read: Constant<Bits<5>>,
+    state_acq_compare: Constant<Bits<5>>,
+    state_acq_decide: Constant<Bits<5>>,
+    state_acq_compare2: Constant<Bits<5>>,
+    state_acq_compare3: Constant<Bits<5>>,
+    state_next: Constant<Bits<5>>,
 }
 
 impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX_BITS, SEM_BITS> {
@@ -243,6 +248,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             cmd_release_wfi: Default::default(),
             cmd_sem: Default::default(),
             exec_cycles: Default::default(),
+            sem_value_reg: Default::default(),
             exec_pulse: Default::default(),
             advance_pulse: Default::default(),
             error_pulse: Default::default(),
@@ -277,22 +283,23 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             named_sem_bit: c32(1 << NAMED_SEM_BIT),
             no_switch_bit: c32(1 << ENTRY0_NO_CONTEXT_SWITCH_BIT),
             last_cond: c32(4),
-            state_pick: Constant::new(bits::<4>(STATE_PICK)),
-            state_entry_address: Constant::new(bits::<4>(STATE_ENTRY_ADDRESS)),
-            state_entry_word0: Constant::new(bits::<4>(STATE_ENTRY_WORD0)),
-            state_entry_word1: Constant::new(bits::<4>(STATE_ENTRY_WORD1)),
-            state_header_fetch: Constant::new(bits::<4>(STATE_HEADER_FETCH)),
-            state_payload_fetch: Constant::new(bits::<4>(STATE_PAYLOAD_FETCH)),
-            state_decode: Constant::new(bits::<4>(STATE_DECODE)),
-            state_executing: Constant::new(bits::<4>(STATE_EXECUTING)),
-            state_launch: Constant::new(bits::<4>(STATE_LAUNCH)),
-            state_wfi: Constant::new(bits::<4>(STATE_WFI)),
-            state_release: Constant::new(bits::<4>(STATE_RELEASE)),
-            state_acq_read: Constant::new(bits::<4>(STATE_ACQ_READ)),
-            state_acq_compare: Constant::new(bits::<4>(STATE_ACQ_COMPARE)),
-            state_acq_decide: Constant::new(bits::<4>(STATE_ACQ_DECIDE)),
-            state_acq_compare2: Constant::new(bits::<4>(STATE_ACQ_COMPARE2)),
-            state_next: Constant::new(bits::<4>(STATE_NEXT)),
+            state_pick: Constant::new(bits::<5>(STATE_PICK)),
+            state_entry_address: Constant::new(bits::<5>(STATE_ENTRY_ADDRESS)),
+            state_entry_word0: Constant::new(bits::<5>(STATE_ENTRY_WORD0)),
+            state_entry_word1: Constant::new(bits::<5>(STATE_ENTRY_WORD1)),
+            state_header_fetch: Constant::new(bits::<5>(STATE_HEADER_FETCH)),
+            state_payload_fetch: Constant::new(bits::<5>(STATE_PAYLOAD_FETCH)),
+            state_decode: Constant::new(bits::<5>(STATE_DECODE)),
+            state_executing: Constant::new(bits::<5>(STATE_EXECUTING)),
+            state_launch: Constant::new(bits::<5>(STATE_LAUNCH)),
+            state_wfi: Constant::new(bits::<5>(STATE_WFI)),
+            state_release: Constant::new(bits::<5>(STATE_RELEASE)),
+            state_acq_read: Constant::new(bits::<5>(STATE_ACQ_READ)),
+            state_acq_compare: Constant::new(bits::<5>(STATE_ACQ_COMPARE)),
+            state_acq_decide: Constant::new(bits::<5>(STATE_ACQ_DECIDE)),
+            state_acq_compare2: Constant::new(bits::<5>(STATE_ACQ_COMPARE2)),
+            state_acq_compare3: Constant::new(bits::<5>(STATE_ACQ_COMPARE3)),
+            state_next: Constant::new(bits::<5>(STATE_NEXT)),
         }
     }
 }
@@ -313,6 +320,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             cmd_release_wfi,
             cmd_sem,
             exec_cycles,
+            sem_value_reg,
             exec_pulse,
             error_pulse
         );
@@ -419,7 +427,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         }
         // The acquire check reads the semaphore one cycle after `sem_rd_sem`.
         self.check.cond.next = self.cmd_cond.q.val();
-        self.check.sem_value.next = self.sem_rd_value.val();
+        self.sem_value_reg.d.next = self.sem_rd_value.val();
+        self.check.sem_value.next = self.sem_value_reg.q.val();
         self.check.value.next = self.cmd_payload.q.val();
         self.check.reset.next = self.reset.val();
         if self.state.q.val() == self.state_pick.val() {
@@ -513,6 +522,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         } else if self.state.q.val() == self.state_acq_compare.val() {
             self.state.d.next = self.state_acq_compare2.val();
         } else if self.state.q.val() == self.state_acq_compare2.val() {
+            self.state.d.next = self.state_acq_compare3.val();
+        } else if self.state.q.val() == self.state_acq_compare3.val() {
             self.state.d.next = self.state_acq_decide.val();
         } else if self.state.q.val() == self.state_acq_decide.val() {
             if self.check.satisfied.val() {

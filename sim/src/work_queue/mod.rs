@@ -1,6 +1,7 @@
 //! Work-queue based work creation (SPEC section 4): golden models, unit testbenches, the system
 //! simulation of CPU and GPU channels with GPU threads creating nested work, the `work-queue`
 //! scenario runner and the WQ-11 experiment (`ppu bench work-queue`).
+pub mod bench;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -15,7 +16,7 @@ pub fn mechanism() -> Mechanism {
     Mechanism {
         name: "work-queue",
         scenarios: scenario::runners,
-        benches: Vec::new,
+        benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
     }
