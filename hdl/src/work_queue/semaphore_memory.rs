@@ -4,7 +4,7 @@
 //! Index: S[i] at i, X at n, Y at n+1 (n = the ring size; the host computes the index). The
 //! RAM holds 2^`SEM_BITS` words. After reset a clear sweep writes 0 to every word (the driver's
 //! set-up zeroes X and Y; the entry semaphores start at 0 too): `ready` is low for
-//! 2^`SEM_BITS` cycles, and no write or read is served meanwhile.
+//! 2^`SEM_BITS` cycles, and no write or read is served meanwhile (`rd_value` shows 0).
 //!
 //! Writes: `host_wr_*` (the host interface executing a release) always wins;
 //! `thread_wr_valid`/`thread_wr_ready` (GPU threads releasing their guard, or the CPU) is a
@@ -111,6 +111,11 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             self.rd_value.next = self.bypass_value.q.val();
         } else {
             self.rd_value.next = self.ram.read_data.val();
+        }
+        // Nothing is served during reset and the clear sweep: the block RAM's words are not
+        // defined yet (X in Verilog), so the read port shows 0.
+        if self.clearing.q.val() | self.reset.val() {
+            self.rd_value.next = bits::<32>(0);
         }
         self.ready.next = !self.clearing.q.val();
         self.violation.next = self.clearing.q.val() & self.host_wr_en.val();
