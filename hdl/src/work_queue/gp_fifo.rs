@@ -23,7 +23,10 @@
 //! Ports: `clock`, `reset` (synchronous: GP_GET = GP_PUT = 0), `ring_entries`, `put_valid`,
 //! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `empty`, `full`, `fill`, `violation`.
 //! Timing: GP_GET/GP_PUT are registers; a write or advance in cycle t shows in cycle t+1;
-//! `empty`/`full`/`fill` are decoded from the registers and `ring_entries`.
+//! `empty`/`full`/`fill` are decoded from the registers and `ring_entries`. wrap(GP_GET - 1) and
+//! wrap(GP_PUT + 1) are kept in registers beside the pointers (set at reset from the configured
+//! size, so `ring_entries` must be set while `reset` is high and kept), so a following GP_PUT and
+//! `full` need no arithmetic.
 use super::ring_wrap::{RingWrap, WrapForm};
 use rust_hdl::prelude::*;
 
@@ -44,15 +47,21 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     pub violation: Signal<Out, Bit>,
     gp_get_reg: DFF<Bits<IDX_BITS>>,
     gp_put_reg: DFF<Bits<IDX_BITS>>,
+    /// wrap(GP_GET - 1) and wrap(GP_PUT + 1), kept beside the pointers so that no arithmetic
+    /// lies between one pointer and the other or the `full` flag.
+    get_prev_reg: DFF<Bits<IDX_BITS>>,
+    put_next_reg: DFF<Bits<IDX_BITS>>,
     /// wrap(GP_GET + 1): where an advance moves GP_GET.
     get_next: RingWrap<IDX_BITS, X_BITS>,
-    /// wrap(GP_GET - 1): GP_PUT of a following ring.
-    get_prev: RingWrap<IDX_BITS, X_BITS>,
-    /// wrap(GP_PUT + 1): full when it equals GP_GET.
-    put_next: RingWrap<IDX_BITS, X_BITS>,
+    /// wrap(-1) and wrap(+1): the reset values of `get_prev_reg` and `put_next_reg`.
+    reset_prev: RingWrap<IDX_BITS, X_BITS>,
+    reset_next: RingWrap<IDX_BITS, X_BITS>,
+    /// wrap(put_value + 1): `put_next_reg` after a write of GP_PUT.
+    put_value_next: RingWrap<IDX_BITS, X_BITS>,
     /// wrap(GP_PUT - GP_GET).
     fill_wrap: RingWrap<IDX_BITS, X_BITS>,
     one: Constant<Bits<X_BITS>>,
+    minus_one: Constant<Bits<X_BITS>>,
     max_entries: Constant<Bits<X_BITS>>,
     /// The configured size is outside 2..=2^IDX_BITS, or not a power of two for the AND form.
     size_bad: Signal<Local, Bit>,
@@ -78,11 +87,15 @@ impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
             violation: Default::default(),
             gp_get_reg: Default::default(),
             gp_put_reg: Default::default(),
+            get_prev_reg: Default::default(),
+            put_next_reg: Default::default(),
             get_next: RingWrap::new(form),
-            get_prev: RingWrap::new(form),
-            put_next: RingWrap::new(form),
+            reset_prev: RingWrap::new(form),
+            reset_next: RingWrap::new(form),
+            put_value_next: RingWrap::new(form),
             fill_wrap: RingWrap::new(form),
             one: Constant::new(bits::<X_BITS>(1)),
+            minus_one: Constant::new(bits::<X_BITS>((1u64 << X_BITS) - 1)),
             max_entries: Constant::new(bits::<X_BITS>(1u64 << IDX_BITS)),
             size_bad: Default::default(),
             pow2_form: Constant::new(form == WrapForm::Pow2),
@@ -99,10 +112,18 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Default for GpFifo<IDX_BITS, X_
 impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, gp_get_reg, gp_put_reg);
+        dff_setup!(
+            self,
+            clock,
+            gp_get_reg,
+            gp_put_reg,
+            get_prev_reg,
+            put_next_reg
+        );
         self.get_next.entries.next = self.ring_entries.val();
-        self.get_prev.entries.next = self.ring_entries.val();
-        self.put_next.entries.next = self.ring_entries.val();
+        self.reset_prev.entries.next = self.ring_entries.val();
+        self.reset_next.entries.next = self.ring_entries.val();
+        self.put_value_next.entries.next = self.ring_entries.val();
         self.fill_wrap.entries.next = self.ring_entries.val();
         self.size_bad.next = (self.ring_entries.val() < bits::<X_BITS>(2))
             | (self.ring_entries.val() > self.max_entries.val())
@@ -111,38 +132,45 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
                     != bits::<X_BITS>(0)));
         self.get_next.x.next =
             bit_cast::<X_BITS, IDX_BITS>(self.gp_get_reg.q.val()) + self.one.val();
-        self.get_prev.x.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.gp_get_reg.q.val()) - self.one.val();
-        self.put_next.x.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.gp_put_reg.q.val()) + self.one.val();
+        self.reset_prev.x.next = self.minus_one.val();
+        self.reset_next.x.next = self.one.val();
+        self.put_value_next.x.next =
+            bit_cast::<X_BITS, IDX_BITS>(self.put_value.val()) + self.one.val();
         self.fill_wrap.x.next = bit_cast::<X_BITS, IDX_BITS>(self.gp_put_reg.q.val())
             - bit_cast::<X_BITS, IDX_BITS>(self.gp_get_reg.q.val());
         self.gp_get.next = self.gp_get_reg.q.val();
         self.gp_put.next = self.gp_put_reg.q.val();
         self.empty.next = self.gp_get_reg.q.val() == self.gp_put_reg.q.val();
-        self.full.next = self.gp_get_reg.q.val() == self.put_next.wrapped.val();
+        self.full.next = self.gp_get_reg.q.val() == self.put_next_reg.q.val();
         self.fill.next = self.fill_wrap.wrapped.val();
         self.violation.next = (self.get_advance.val() & self.empty.val())
             | self.size_bad.val()
             | self.get_next.out_of_range.val()
-            | self.get_prev.out_of_range.val()
-            | self.put_next.out_of_range.val()
+            | self.put_value_next.out_of_range.val()
+            | self.reset_prev.out_of_range.val()
+            | self.reset_next.out_of_range.val()
             | self.fill_wrap.out_of_range.val();
         if self.get_advance.val() & !self.empty.val() {
             self.gp_get_reg.d.next = self.get_next.wrapped.val();
+            self.get_prev_reg.d.next = self.gp_get_reg.q.val();
         }
         if self.put_follow.val() {
             if self.get_advance.val() & !self.empty.val() {
                 self.gp_put_reg.d.next = self.gp_get_reg.q.val();
+                self.put_next_reg.d.next = self.get_next.wrapped.val();
             } else {
-                self.gp_put_reg.d.next = self.get_prev.wrapped.val();
+                self.gp_put_reg.d.next = self.get_prev_reg.q.val();
+                self.put_next_reg.d.next = self.gp_get_reg.q.val();
             }
         } else if self.put_valid.val() {
             self.gp_put_reg.d.next = self.put_value.val();
+            self.put_next_reg.d.next = self.put_value_next.wrapped.val();
         }
         if self.reset.val() {
             self.gp_get_reg.d.next = bits::<IDX_BITS>(0);
             self.gp_put_reg.d.next = bits::<IDX_BITS>(0);
+            self.get_prev_reg.d.next = self.reset_prev.wrapped.val();
+            self.put_next_reg.d.next = self.reset_next.wrapped.val();
             self.violation.next = false;
         }
     }
