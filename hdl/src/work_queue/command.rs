@@ -195,12 +195,26 @@ impl Command {
 
     /// The trace name of the command (`launch`, `wfi`, `release`, `acquire`).
     pub fn name(&self) -> &'static str {
-        match self {
-            Command::Launch { .. } => "launch",
-            Command::Wfi => "wfi",
-            Command::Release { .. } => "release",
-            Command::Acquire { .. } => "acquire",
-        }
+        let op = match self {
+            Command::Launch { .. } => OP_LAUNCH,
+            Command::Wfi => OP_WFI,
+            Command::Release { .. } => OP_RELEASE,
+            Command::Acquire { .. } => OP_ACQUIRE,
+        };
+        opcode_name(op)
+    }
+}
+
+/// The trace name of a header opcode (SPEC section 4: `launch`, `wfi`, `release`, `acquire`).
+/// The host starts only commands it decoded, so `invalid` (any other opcode) never reaches a
+/// trace.
+pub fn opcode_name(opcode: u64) -> &'static str {
+    match opcode {
+        OP_LAUNCH => "launch",
+        OP_WFI => "wfi",
+        OP_RELEASE => "release",
+        OP_ACQUIRE => "acquire",
+        _ => "invalid",
     }
 }
 

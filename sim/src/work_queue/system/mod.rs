@@ -33,7 +33,7 @@
 use crate::harness::{NoConvergence, PortTrace};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
-use ppu_hdl::work_queue::command::{Command, Condition, Sem};
+use ppu_hdl::work_queue::command::{opcode_name, Command, Condition, Sem};
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::wq_cluster::WqCluster;
 use rust_hdl::prelude::*;
@@ -56,16 +56,6 @@ pub fn sem_name(index: u64, entries: u64) -> Value {
         json!("Y")
     } else {
         json!(index)
-    }
-}
-
-/// The trace name of a command opcode.
-fn command_name(opcode: u64) -> &'static str {
-    match opcode {
-        1 => "launch",
-        2 => "wfi",
-        3 => "release",
-        _ => "acquire",
     }
 }
 
@@ -364,10 +354,7 @@ fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError>
         let ok = u.resp_ok.val();
         let first = u.resp_first.val().to_u64();
         let lap = u.resp_lap.val().to_u64();
-        let count = match run.gpu.threads[t].kind {
-            model::AllocKind::Main => run.gpu.threads[t].spec.blocks + 1,
-            model::AllocKind::Return => 2,
-        };
+        let count = run.gpu.threads[t].alloc_count();
         // The atomic operation happened at the edge that ended the request's cycle.
         run.event(
             cycle.saturating_sub(1),
@@ -420,7 +407,7 @@ fn host_events(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError
     if u.exec_valid.val() {
         run.result.commands_executed += 1;
         let e = json!({"channel": ch, "entry": u.exec_entry.val().to_u64(),
-            "command": command_name(u.exec_opcode.val().to_u64())});
+            "command": opcode_name(u.exec_opcode.val().to_u64())});
         run.event(cycle, "exec", e)?;
     }
     if u.launch_valid.val() && u.launch_ready.val() {

@@ -114,6 +114,17 @@ pub struct Gpu {
     pub requested: Vec<usize>,
 }
 
+impl Thread {
+    /// Entries its next allocation asks for: blocks + 1 (WQ-6), or 2 for the return block
+    /// and its guard (WQ-7).
+    pub fn alloc_count(&self) -> u64 {
+        match self.kind {
+            AllocKind::Main => self.spec.blocks + 1,
+            AllocKind::Return => 2,
+        }
+    }
+}
+
 impl Gpu {
     pub fn new(cfg: &SystemConfig) -> Self {
         let (flat, kernel_count) = flatten(&cfg.threads);
@@ -213,13 +224,7 @@ impl Gpu {
             .iter()
             .enumerate()
             .find_map(|(i, t)| match t.phase {
-                Phase::AllocAt(at) if at <= cycle => Some((
-                    i,
-                    match t.kind {
-                        AllocKind::Main => t.spec.blocks + 1,
-                        AllocKind::Return => 2,
-                    },
-                )),
+                Phase::AllocAt(at) if at <= cycle => Some((i, t.alloc_count())),
                 _ => None,
             })
     }
@@ -239,10 +244,7 @@ impl Gpu {
             return;
         }
         let kind = self.threads[t].kind;
-        let count = match kind {
-            AllocKind::Main => self.threads[t].spec.blocks + 1,
-            AllocKind::Return => 2,
-        };
+        let count = self.threads[t].alloc_count();
         let last = first + count - 1;
         let guard = self.wrap(last as i64);
         let guard_lap = lap + u64::from(last >= self.entries);
