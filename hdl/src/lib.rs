@@ -15,7 +15,9 @@
 //! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor, status cluster | ST-1..ST-7 |
 //! | [`work_queue`] | work-queue rings, host interface, soft/shadow GP_PUT allocator, semaphores, top block | WQ-1..WQ-10 |
+//! | [`barrier`] | tiling unit, PROP barrier flags, back-end barrier counter, top block | BR-1..BR-7 |
 
+pub mod barrier;
 pub mod msg;
 pub mod status;
 pub mod stream_out;

@@ -22,6 +22,7 @@
 //! | [`work_queue`] | work-queue based work creation: golden model and WQ-8 trace checker, system simulation (GPU-created and CPU-mediated), scenario, bench, unit testbenches | WQ-1..WQ-11 |
 //!
 //! [`registry`] is the one file that lists every mechanism.
+pub mod barrier;
 pub mod bench;
 pub mod eda;
 pub mod harness;

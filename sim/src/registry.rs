@@ -16,6 +16,7 @@ pub fn mechanisms() -> Vec<Mechanism> {
         crate::stream_out::mechanism(),
         crate::status::mechanism(),
         crate::work_queue::mechanism(),
+        crate::barrier::mechanism(),
     ]
 }
 

@@ -1,0 +1,192 @@
+//! `BarrierCounter` — the back end's barrier command counter (SPEC BR-4, BR-5).
+//!
+//! Every screen-space pipeline sends its barriers here after ROP; a round-robin arbiter takes
+//! one per cycle. A non-tiled barrier counts in one register; a tiled barrier counts in its
+//! cache tile's word of a block RAM (one 4-bit count per cache tile). When a count reaches
+//! `PIPES` the block sends `release` (with the tile, or non-tiled) to every PROP and the count
+//! goes back to 0, so back-to-back barriers are counted and released one by one.
+//!
+//! Parameters: `PIPES` screen-space pipelines (1..=15), `SRC_BITS` = clog2(PIPES).
+//!
+//! Ports: `clock`, `reset`; per pipeline `token_valid[i]`/`token_ready[i]`/`token[i]`
+//! ([`ScreenItem`], barrier kinds only); `release_valid` (one-cycle pulse), `release_tiled`,
+//! `release_tile`; `ready` (the clear sweep is over); `violation` (a primitive arrived as a
+//! token, or the arbiter saw a requester drop `valid`).
+//!
+//! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
+//! wait). Then one token per cycle; a token taken in cycle t shows its release in cycle t+2.
+//! A count read in the cycle the previous token writes the same tile takes the written value
+//! (bypass), so same-tile tokens back to back count correctly.
+use super::item::*;
+use crate::widgets::block_ram::BlockRam;
+use crate::widgets::rr_arbiter::RrArbiter;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub token_valid: [Signal<In, Bit>; PIPES],
+    pub token_ready: [Signal<Out, Bit>; PIPES],
+    pub token: [Signal<In, ScreenItem>; PIPES],
+    pub release_valid: Signal<Out, Bit>,
+    pub release_tiled: Signal<Out, Bit>,
+    pub release_tile: Signal<Out, Bits<TILE_BITS>>,
+    pub ready: Signal<Out, Bit>,
+    pub violation: Signal<Out, Bit>,
+    arbiter: RrArbiter<ScreenItem, PIPES, SRC_BITS>,
+    tile_counts: BlockRam<Bits<4>, TILE_BITS>,
+    clearing: DFF<Bit>,
+    clear_tile: DFF<Bits<TILE_BITS>>,
+    /// The token read in the previous cycle, now counted.
+    count_valid: DFF<Bit>,
+    count_tiled: DFF<Bit>,
+    count_tile: DFF<Bits<TILE_BITS>>,
+    /// The previous token wrote this token's tile: its count is `bypass_count`, not the RAM's.
+    bypass: DFF<Bit>,
+    bypass_count: DFF<Bits<4>>,
+    nontiled_count: DFF<Bits<4>>,
+    release_valid_reg: DFF<Bit>,
+    release_tiled_reg: DFF<Bit>,
+    release_tile_reg: DFF<Bits<TILE_BITS>>,
+    /// This cycle's count of the counted token, before and after adding it.
+    count_old: Signal<Local, Bits<4>>,
+    count_new: Signal<Local, Bits<4>>,
+    count_written: Signal<Local, Bits<4>>,
+    count_reached: Signal<Local, Bit>,
+    take_token: Signal<Local, Bit>,
+    pipes_count: Constant<Bits<4>>,
+    last_tile: Constant<Bits<TILE_BITS>>,
+    kind_prim: Constant<Bits<2>>,
+    kind_tiled: Constant<Bits<2>>,
+}
+
+impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES, SRC_BITS> {
+    fn default() -> Self {
+        assert!((1..=15).contains(&PIPES), "BarrierCounter: PIPES = {}", PIPES);
+        assert_eq!(SRC_BITS, clog2(PIPES).max(1), "BarrierCounter: SRC_BITS must be clog2(PIPES)");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            token_valid: std::array::from_fn(|_| Default::default()),
+            token_ready: std::array::from_fn(|_| Default::default()),
+            token: std::array::from_fn(|_| Default::default()),
+            release_valid: Default::default(),
+            release_tiled: Default::default(),
+            release_tile: Default::default(),
+            ready: Default::default(),
+            violation: Default::default(),
+            arbiter: Default::default(),
+            tile_counts: Default::default(),
+            clearing: Default::default(),
+            clear_tile: Default::default(),
+            count_valid: Default::default(),
+            count_tiled: Default::default(),
+            count_tile: Default::default(),
+            bypass: Default::default(),
+            bypass_count: Default::default(),
+            nontiled_count: Default::default(),
+            release_valid_reg: Default::default(),
+            release_tiled_reg: Default::default(),
+            release_tile_reg: Default::default(),
+            count_old: Default::default(),
+            count_new: Default::default(),
+            count_written: Default::default(),
+            count_reached: Default::default(),
+            take_token: Default::default(),
+            pipes_count: Constant::new(bits::<4>(PIPES as u64)),
+            last_tile: Constant::new(bits::<TILE_BITS>((MAX_TILES - 1) as u64)),
+            kind_prim: Constant::new(bits::<2>(KIND_PRIM)),
+            kind_tiled: Constant::new(bits::<2>(KIND_TILED_BARRIER)),
+        }
+    }
+}
+
+impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, SRC_BITS> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            clearing,
+            clear_tile,
+            count_valid,
+            count_tiled,
+            count_tile,
+            bypass,
+            bypass_count,
+            nontiled_count,
+            release_valid_reg,
+            release_tiled_reg,
+            release_tile_reg
+        );
+        clock!(self, clock, arbiter, tile_counts);
+        self.arbiter.reset.next = self.reset.val();
+        for i in 0..PIPES {
+            self.arbiter.req_valid[i].next = self.token_valid[i].val();
+            self.arbiter.req_data[i].next = self.token[i].val();
+            self.token_ready[i].next = self.arbiter.req_ready[i].val();
+        }
+        // Count the token taken last cycle.
+        self.count_old.next = self.tile_counts.read_data.val();
+        if !self.count_tiled.q.val() {
+            self.count_old.next = self.nontiled_count.q.val();
+        } else if self.bypass.q.val() {
+            self.count_old.next = self.bypass_count.q.val();
+        }
+        self.count_new.next = self.count_old.val() + bits::<4>(1);
+        self.count_reached.next = self.count_new.val() == self.pipes_count.val();
+        self.count_written.next = self.count_new.val();
+        if self.count_reached.val() {
+            self.count_written.next = bits::<4>(0);
+        }
+        self.release_valid_reg.d.next = self.count_valid.q.val() & self.count_reached.val();
+        self.release_tiled_reg.d.next = self.count_tiled.q.val();
+        self.release_tile_reg.d.next = self.count_tile.q.val();
+        self.tile_counts.write_address.next = self.count_tile.q.val();
+        self.tile_counts.write_data.next = self.count_written.val();
+        self.tile_counts.write_enable.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        if self.count_valid.q.val() & !self.count_tiled.q.val() {
+            self.nontiled_count.d.next = self.count_written.val();
+        }
+        // Take the next token (none during the clear sweep).
+        self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
+        self.arbiter.grant_ready.next = !self.clearing.q.val();
+        self.tile_counts.read_address.next = self.arbiter.grant_data.val().tile;
+        self.count_valid.d.next = self.take_token.val();
+        self.count_tiled.d.next =
+            self.arbiter.grant_data.val().kind == self.kind_tiled.val();
+        self.count_tile.d.next = self.arbiter.grant_data.val().tile;
+        self.bypass.d.next = self.count_valid.q.val()
+            & self.count_tiled.q.val()
+            & (self.count_tile.q.val() == self.arbiter.grant_data.val().tile);
+        self.bypass_count.d.next = self.count_written.val();
+        // The clear sweep after reset.
+        if self.clearing.q.val() {
+            self.tile_counts.write_address.next = self.clear_tile.q.val();
+            self.tile_counts.write_data.next = bits::<4>(0);
+            self.tile_counts.write_enable.next = true;
+            self.clear_tile.d.next = self.clear_tile.q.val() + bits::<TILE_BITS>(1);
+            if self.clear_tile.q.val() == self.last_tile.val() {
+                self.clearing.d.next = false;
+            }
+        }
+        self.release_valid.next = self.release_valid_reg.q.val();
+        self.release_tiled.next = self.release_tiled_reg.q.val();
+        self.release_tile.next = self.release_tile_reg.q.val();
+        self.ready.next = !self.clearing.q.val();
+        self.violation.next = self.arbiter.violation.val()
+            | (self.take_token.val()
+                & (self.arbiter.grant_data.val().kind == self.kind_prim.val()));
+        if self.reset.val() {
+            self.clearing.d.next = true;
+            self.clear_tile.d.next = bits::<TILE_BITS>(0);
+            self.count_valid.d.next = false;
+            self.bypass.d.next = false;
+            self.nontiled_count.d.next = bits::<4>(0);
+            self.release_valid_reg.d.next = false;
+            self.release_tiled_reg.d.next = false;
+            self.release_tile_reg.d.next = bits::<TILE_BITS>(0);
+        }
+    }
+}

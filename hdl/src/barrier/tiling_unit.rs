@@ -1,0 +1,496 @@
+//! `TilingUnit` — bins one pipeline's primitives per cache tile and flushes them as cache-tile
+//! batches (SPEC BR-3, BR-4, BR-5).
+//!
+//! Input: one [`ScreenItem`] per cycle, in API order: a primitive's entry for one cache tile
+//! (the crossbar sends one per cache tile the primitive reaches on this pipeline, BR-2), a
+//! tiled barrier, a non-tiled barrier or the end of the frame. Storage: up to 256 entries in
+//! block RAM, one linked list per cache tile (head, tail, next pointers), so a flush reads each
+//! entry once.
+//!
+//! Flushes (`flush_valid` pulses for one cycle with `flush_reason` and `flush_entries`):
+//! - `threshold`: the entry that makes the count reach `bin_capacity` is binned, then the unit
+//!   flushes (a primitive reaching more cache tiles than that is split across flushes);
+//! - `barrier`: a non-tiled barrier flushes (also an empty bin), then goes down the pipeline;
+//! - `end`: the end marker flushes (also an empty bin).
+//! A tiled barrier does not flush: it is counted (`epochs`) and every entry records how many
+//! tiled barriers came before it. At the next flush each cache tile of the screen (`tiles`,
+//! empty ones included) gets the barrier after its earlier entries and before its later ones.
+//!
+//! Order of a flush: cache tiles in ascending order, each tile's entries in API order. With
+//! k > 1 tiled barriers in one flush the batches are sent in k rounds: round r sends, tile by
+//! tile, the entries before barrier r and barrier r, the last round also the entries after
+//! the last barrier. So every pipeline sends its barriers in the same order (barrier 1 of
+//! every tile before barrier 2 of any tile) whatever its own flush points; with one batch per
+//! tile, two pipelines whose thresholds split the same two barriers differently would each
+//! hold the other's next barrier behind a PROP flag (a deadlock). With k <= 1 a flush is
+//! exactly one batch per cache tile.
+//!
+//! Ports: `clock`, `reset`; `tiles` (1..=256), `bin_capacity` (1..=256); `in_valid`/
+//! `in_ready`/`in_item`; `out_valid`/`out_ready`/`out_item` (towards setup); `flush_valid`,
+//! `flush_reason` (0 threshold, 1 barrier, 2 end), `flush_entries`; `idle` (accepting, bin
+//! empty, nothing in flight); `violation` (more than 255 tiled barriers waiting for one
+//! flush).
+//!
+//! Timing: binning takes one entry per cycle. A flush starts the cycle after the entry or
+//! command that causes it; it then sends one entry or barrier per cycle, plus two cycles per
+//! cache tile visited and one per round; the output is a 2-entry skid buffer. The unit accepts
+//! no input while it flushes.
+use super::item::*;
+use crate::widgets::block_ram::BlockRam;
+use crate::widgets::stream_fifo::SkidBuffer;
+use rust_hdl::prelude::*;
+
+/// Width of an entry index: up to 256 (primitive, cache tile) entries in a bin.
+pub const ENTRY_BITS: usize = 8;
+/// `flush_reason` codes (trace names `threshold`, `barrier`, `end`).
+pub const FLUSH_THRESHOLD: u64 = 0;
+pub const FLUSH_BARRIER: u64 = 1;
+pub const FLUSH_END: u64 = 2;
+
+const ST_ACCEPT: u64 = 0;
+const ST_FLUSH_START: u64 = 1;
+const ST_TILE_START: u64 = 2;
+const ST_TILE_READ: u64 = 3;
+const ST_WALK: u64 = 4;
+const ST_BARRIER: u64 = 5;
+const ST_NEXT_TILE: u64 = 6;
+const ST_FLUSH_TAIL: u64 = 7;
+
+#[derive(LogicBlock)]
+pub struct TilingUnit {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub tiles: Signal<In, Bits<9>>,
+    pub bin_capacity: Signal<In, Bits<9>>,
+    pub in_valid: Signal<In, Bit>,
+    pub in_ready: Signal<Out, Bit>,
+    pub in_item: Signal<In, ScreenItem>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_ready: Signal<In, Bit>,
+    pub out_item: Signal<Out, ScreenItem>,
+    pub flush_valid: Signal<Out, Bit>,
+    pub flush_reason: Signal<Out, Bits<2>>,
+    pub flush_entries: Signal<Out, Bits<9>>,
+    pub idle: Signal<Out, Bit>,
+    pub violation: Signal<Out, Bit>,
+    out_buffer: SkidBuffer<ScreenItem>,
+    entry_prim: BlockRam<Bits<PRIM_BITS>, ENTRY_BITS>,
+    entry_epoch: BlockRam<Bits<8>, ENTRY_BITS>,
+    entry_next: BlockRam<Bits<ENTRY_BITS>, ENTRY_BITS>,
+    tile_head: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
+    tile_tail: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
+    tile_nonempty: [DFF<Bits<32>>; FLAG_WORDS],
+    state: DFF<Bits<3>>,
+    /// Entries in the bin; the next entry's index.
+    bin_count: DFF<Bits<9>>,
+    /// Tiled barriers waiting for the next flush.
+    epochs: DFF<Bits<8>>,
+    flush_reason_reg: DFF<Bits<2>>,
+    flush_valid_reg: DFF<Bit>,
+    /// Insert, second cycle: link the entry behind its tile's old tail.
+    link_valid: DFF<Bit>,
+    link_tile: DFF<Bits<TILE_BITS>>,
+    link_entry: DFF<Bits<ENTRY_BITS>>,
+    link_first: DFF<Bit>,
+    link_bypass: DFF<Bit>,
+    link_bypass_tail: DFF<Bits<ENTRY_BITS>>,
+    /// Flush walk.
+    round: DFF<Bits<8>>,
+    walk_tile: DFF<Bits<TILE_BITS>>,
+    post_phase: DFF<Bit>,
+    cursor: DFF<Bits<ENTRY_BITS>>,
+    walk_tail: DFF<Bits<ENTRY_BITS>>,
+    in_tile: Signal<Local, Bits<TILE_BITS>>,
+    in_nonempty_word: Signal<Local, Bits<32>>,
+    in_first: Signal<Local, Bit>,
+    in_mask: Signal<Local, Bits<32>>,
+    take_input: Signal<Local, Bit>,
+    take_prim: Signal<Local, Bit>,
+    count_next: Signal<Local, Bits<9>>,
+    walk_nonempty_word: Signal<Local, Bits<32>>,
+    walk_nonempty: Signal<Local, Bit>,
+    walk_mask: Signal<Local, Bits<32>>,
+    last_tile: Signal<Local, Bits<TILE_BITS>>,
+    rounds: Signal<Local, Bits<8>>,
+    last_round: Signal<Local, Bit>,
+    barrier_round: Signal<Local, Bit>,
+    entry_in_phase: Signal<Local, Bit>,
+    emit_valid: Signal<Local, Bit>,
+    emit_item: Signal<Local, ScreenItem>,
+    emit_taken: Signal<Local, Bit>,
+    entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
+    clear_walk_bit: Signal<Local, Bit>,
+    word_index: [Constant<Bits<3>>; FLAG_WORDS],
+    st_accept: Constant<Bits<3>>,
+    st_flush_start: Constant<Bits<3>>,
+    st_tile_start: Constant<Bits<3>>,
+    st_tile_read: Constant<Bits<3>>,
+    st_walk: Constant<Bits<3>>,
+    st_barrier: Constant<Bits<3>>,
+    st_next_tile: Constant<Bits<3>>,
+    st_flush_tail: Constant<Bits<3>>,
+    kind_prim: Constant<Bits<2>>,
+    kind_tiled: Constant<Bits<2>>,
+    kind_nontiled: Constant<Bits<2>>,
+    kind_end: Constant<Bits<2>>,
+    reason_threshold: Constant<Bits<2>>,
+    reason_barrier: Constant<Bits<2>>,
+    reason_end: Constant<Bits<2>>,
+    max_epochs: Constant<Bits<8>>,
+}
+
+impl Default for TilingUnit {
+    fn default() -> Self {
+        let st = |v: u64| Constant::new(bits::<3>(v));
+        let kind = |v: u64| Constant::new(bits::<2>(v));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            tiles: Default::default(),
+            bin_capacity: Default::default(),
+            in_valid: Default::default(),
+            in_ready: Default::default(),
+            in_item: Default::default(),
+            out_valid: Default::default(),
+            out_ready: Default::default(),
+            out_item: Default::default(),
+            flush_valid: Default::default(),
+            flush_reason: Default::default(),
+            flush_entries: Default::default(),
+            idle: Default::default(),
+            violation: Default::default(),
+            out_buffer: Default::default(),
+            entry_prim: Default::default(),
+            entry_epoch: Default::default(),
+            entry_next: Default::default(),
+            tile_head: Default::default(),
+            tile_tail: Default::default(),
+            tile_nonempty: std::array::from_fn(|_| Default::default()),
+            state: Default::default(),
+            bin_count: Default::default(),
+            epochs: Default::default(),
+            flush_reason_reg: Default::default(),
+            flush_valid_reg: Default::default(),
+            link_valid: Default::default(),
+            link_tile: Default::default(),
+            link_entry: Default::default(),
+            link_first: Default::default(),
+            link_bypass: Default::default(),
+            link_bypass_tail: Default::default(),
+            round: Default::default(),
+            walk_tile: Default::default(),
+            post_phase: Default::default(),
+            cursor: Default::default(),
+            walk_tail: Default::default(),
+            in_tile: Default::default(),
+            in_nonempty_word: Default::default(),
+            in_first: Default::default(),
+            in_mask: Default::default(),
+            take_input: Default::default(),
+            take_prim: Default::default(),
+            count_next: Default::default(),
+            walk_nonempty_word: Default::default(),
+            walk_nonempty: Default::default(),
+            walk_mask: Default::default(),
+            last_tile: Default::default(),
+            rounds: Default::default(),
+            last_round: Default::default(),
+            barrier_round: Default::default(),
+            entry_in_phase: Default::default(),
+            emit_valid: Default::default(),
+            emit_item: Default::default(),
+            emit_taken: Default::default(),
+            entry_read_address: Default::default(),
+            clear_walk_bit: Default::default(),
+            word_index: std::array::from_fn(|i| Constant::new(bits::<3>(i as u64))),
+            st_accept: st(ST_ACCEPT),
+            st_flush_start: st(ST_FLUSH_START),
+            st_tile_start: st(ST_TILE_START),
+            st_tile_read: st(ST_TILE_READ),
+            st_walk: st(ST_WALK),
+            st_barrier: st(ST_BARRIER),
+            st_next_tile: st(ST_NEXT_TILE),
+            st_flush_tail: st(ST_FLUSH_TAIL),
+            kind_prim: kind(KIND_PRIM),
+            kind_tiled: kind(KIND_TILED_BARRIER),
+            kind_nontiled: kind(KIND_NONTILED_BARRIER),
+            kind_end: kind(KIND_END),
+            reason_threshold: kind(FLUSH_THRESHOLD),
+            reason_barrier: kind(FLUSH_BARRIER),
+            reason_end: kind(FLUSH_END),
+            max_epochs: Constant::new(bits::<8>(255)),
+        }
+    }
+}
+
+impl Logic for TilingUnit {
+    /// Long because one `#[hdl_gen]` function holds the whole next-state function (defaults,
+    /// then binning, then the flush walk's states).
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            bin_count,
+            epochs,
+            flush_reason_reg,
+            flush_valid_reg,
+            link_valid,
+            link_tile,
+            link_entry,
+            link_first,
+            link_bypass,
+            link_bypass_tail,
+            round,
+            walk_tile,
+            post_phase,
+            cursor,
+            walk_tail
+        );
+        clock!(self, clock, out_buffer, entry_prim, entry_epoch, entry_next, tile_head, tile_tail);
+        for w in 0..FLAG_WORDS {
+            self.tile_nonempty[w].clock.next = self.clock.val();
+            self.tile_nonempty[w].d.next = self.tile_nonempty[w].q.val();
+        }
+        self.out_buffer.reset.next = self.reset.val();
+        // Defaults.
+        self.entry_prim.write_enable.next = false;
+        self.entry_epoch.write_enable.next = false;
+        self.entry_next.write_enable.next = false;
+        self.tile_head.write_enable.next = false;
+        self.tile_tail.write_enable.next = false;
+        self.entry_prim.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
+        self.entry_epoch.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
+        self.entry_prim.write_data.next = self.in_item.val().prim;
+        self.entry_epoch.write_data.next = self.epochs.q.val();
+        self.tile_head.write_address.next = self.in_item.val().tile;
+        self.tile_head.write_data.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
+        self.tile_head.read_address.next = self.walk_tile.q.val();
+        self.tile_tail.read_address.next = self.in_item.val().tile;
+        self.tile_tail.write_address.next = self.link_tile.q.val();
+        self.tile_tail.write_data.next = self.link_entry.q.val();
+        self.entry_next.write_address.next = self.tile_tail.read_data.val();
+        self.entry_next.write_data.next = self.link_entry.q.val();
+        self.flush_valid_reg.d.next = false;
+        self.link_valid.d.next = false;
+        self.emit_valid.next = false;
+        self.emit_item.next = self.in_item.val();
+        self.entry_read_address.next = self.cursor.q.val();
+        self.clear_walk_bit.next = false;
+        // Binning: the input's tile and whether its list is empty.
+        self.in_tile.next = self.in_item.val().tile;
+        self.in_nonempty_word.next = bits::<32>(0);
+        for w in 0..FLAG_WORDS {
+            if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
+                self.in_nonempty_word.next = self.tile_nonempty[w].q.val();
+            }
+        }
+        self.in_mask.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
+        self.in_first.next = !(self.in_nonempty_word.val() & self.in_mask.val()).any();
+        self.take_input.next = self.in_valid.val() & (self.state.q.val() == self.st_accept.val());
+        self.take_prim.next =
+            self.take_input.val() & (self.in_item.val().kind == self.kind_prim.val());
+        self.count_next.next = self.bin_count.q.val() + bits::<9>(1);
+        if self.take_prim.val() {
+            self.entry_prim.write_enable.next = true;
+            self.entry_epoch.write_enable.next = true;
+            self.tile_head.write_enable.next = self.in_first.val();
+            self.bin_count.d.next = self.count_next.val();
+            self.link_valid.d.next = true;
+            for w in 0..FLAG_WORDS {
+                if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
+                    self.tile_nonempty[w].d.next = self.tile_nonempty[w].q.val() | self.in_mask.val();
+                }
+            }
+            if self.count_next.val() == self.bin_capacity.val() {
+                self.state.d.next = self.st_flush_start.val();
+                self.flush_reason_reg.d.next = self.reason_threshold.val();
+            }
+        }
+        self.link_tile.d.next = self.in_tile.val();
+        self.link_entry.d.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
+        self.link_first.d.next = self.in_first.val();
+        self.link_bypass.d.next =
+            self.link_valid.q.val() & (self.link_tile.q.val() == self.in_tile.val());
+        self.link_bypass_tail.d.next = self.link_entry.q.val();
+        if self.take_input.val() & (self.in_item.val().kind == self.kind_tiled.val()) {
+            if self.epochs.q.val() != self.max_epochs.val() {
+                self.epochs.d.next = self.epochs.q.val() + bits::<8>(1);
+            }
+        }
+        if self.take_input.val() & (self.in_item.val().kind == self.kind_nontiled.val()) {
+            self.state.d.next = self.st_flush_start.val();
+            self.flush_reason_reg.d.next = self.reason_barrier.val();
+        }
+        if self.take_input.val() & (self.in_item.val().kind == self.kind_end.val()) {
+            self.state.d.next = self.st_flush_start.val();
+            self.flush_reason_reg.d.next = self.reason_end.val();
+        }
+        // Binning, second cycle: the entry becomes its tile's tail.
+        if self.link_valid.q.val() {
+            self.tile_tail.write_enable.next = true;
+            if !self.link_first.q.val() {
+                self.entry_next.write_enable.next = true;
+                if self.link_bypass.q.val() {
+                    self.entry_next.write_address.next = self.link_bypass_tail.q.val();
+                }
+            }
+        }
+        // The flush walk.
+        self.last_tile.next = (self.tiles.val() - bits::<9>(1)).get_bits::<TILE_BITS>(0);
+        self.rounds.next = self.epochs.q.val();
+        if !self.epochs.q.val().any() {
+            self.rounds.next = bits::<8>(1);
+        }
+        self.last_round.next = self.round.q.val() == self.rounds.val();
+        self.barrier_round.next = self.round.q.val() <= self.epochs.q.val();
+        self.walk_nonempty_word.next = bits::<32>(0);
+        for w in 0..FLAG_WORDS {
+            if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
+                self.walk_nonempty_word.next = self.tile_nonempty[w].q.val();
+            }
+        }
+        self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
+        self.walk_nonempty.next = (self.walk_nonempty_word.val() & self.walk_mask.val()).any();
+        self.entry_in_phase.next =
+            self.post_phase.q.val() | (self.entry_epoch.read_data.val() < self.round.q.val());
+        // Inside a state that emits, the emitted item is taken when the skid buffer has room.
+        self.emit_taken.next = self.out_buffer.wr_ready.val();
+        if self.state.q.val() == self.st_flush_start.val() {
+            self.flush_valid_reg.d.next = false;
+            self.round.d.next = bits::<8>(1);
+            self.walk_tile.d.next = bits::<TILE_BITS>(0);
+            self.post_phase.d.next = false;
+            self.state.d.next = self.st_tile_start.val();
+            if !self.bin_count.q.val().any() & !self.epochs.q.val().any() {
+                self.state.d.next = self.st_flush_tail.val();
+            }
+        }
+        if self.state.q.val() == self.st_tile_start.val() {
+            // The head and tail of this tile's list are read this cycle.
+            self.tile_tail.read_address.next = self.walk_tile.q.val();
+            self.post_phase.d.next = false;
+            if self.walk_nonempty.val() {
+                self.state.d.next = self.st_tile_read.val();
+            } else if self.barrier_round.val() {
+                self.state.d.next = self.st_barrier.val();
+            } else {
+                self.state.d.next = self.st_next_tile.val();
+            }
+        }
+        if self.state.q.val() == self.st_tile_read.val() {
+            self.cursor.d.next = self.tile_head.read_data.val();
+            self.walk_tail.d.next = self.tile_tail.read_data.val();
+            self.entry_read_address.next = self.tile_head.read_data.val();
+            self.state.d.next = self.st_walk.val();
+        }
+        if self.state.q.val() == self.st_walk.val() {
+            if self.entry_in_phase.val() {
+                self.emit_valid.next = true;
+                self.emit_item.next.kind = self.kind_prim.val();
+                self.emit_item.next.prim = self.entry_prim.read_data.val();
+                self.emit_item.next.tile = self.walk_tile.q.val();
+                if self.emit_taken.val() {
+                    if self.cursor.q.val() == self.walk_tail.q.val() {
+                        self.clear_walk_bit.next = true;
+                        if self.barrier_round.val() & !self.post_phase.q.val() {
+                            self.state.d.next = self.st_barrier.val();
+                        } else {
+                            self.state.d.next = self.st_next_tile.val();
+                        }
+                    } else {
+                        self.cursor.d.next = self.entry_next.read_data.val();
+                        self.entry_read_address.next = self.entry_next.read_data.val();
+                    }
+                }
+            } else {
+                // The rest of the list waits for a later round.
+                self.tile_head.write_enable.next = true;
+                self.tile_head.write_address.next = self.walk_tile.q.val();
+                self.tile_head.write_data.next = self.cursor.q.val();
+                self.state.d.next = self.st_barrier.val();
+            }
+        }
+        if self.state.q.val() == self.st_barrier.val() {
+            self.emit_valid.next = true;
+            self.emit_item.next.kind = self.kind_tiled.val();
+            self.emit_item.next.prim = bits::<PRIM_BITS>(0);
+            self.emit_item.next.tile = self.walk_tile.q.val();
+            if self.emit_taken.val() {
+                self.state.d.next = self.st_next_tile.val();
+                if self.last_round.val() & self.walk_nonempty.val() {
+                    self.post_phase.d.next = true;
+                    self.state.d.next = self.st_walk.val();
+                }
+            }
+        }
+        if self.state.q.val() == self.st_next_tile.val() {
+            self.walk_tile.d.next = self.walk_tile.q.val() + bits::<TILE_BITS>(1);
+            self.state.d.next = self.st_tile_start.val();
+            if self.walk_tile.q.val() == self.last_tile.val() {
+                self.walk_tile.d.next = bits::<TILE_BITS>(0);
+                self.round.d.next = self.round.q.val() + bits::<8>(1);
+                if self.last_round.val() {
+                    self.state.d.next = self.st_flush_tail.val();
+                }
+            }
+        }
+        if self.state.q.val() == self.st_flush_tail.val() {
+            if self.flush_reason_reg.q.val() == self.reason_barrier.val() {
+                self.emit_valid.next = true;
+                self.emit_item.next.kind = self.kind_nontiled.val();
+                self.emit_item.next.prim = bits::<PRIM_BITS>(0);
+                self.emit_item.next.tile = bits::<TILE_BITS>(0);
+            }
+            if self.emit_taken.val()
+                | (self.flush_reason_reg.q.val() != self.reason_barrier.val())
+            {
+                self.state.d.next = self.st_accept.val();
+                self.bin_count.d.next = bits::<9>(0);
+                self.epochs.d.next = bits::<8>(0);
+                for w in 0..FLAG_WORDS {
+                    self.tile_nonempty[w].d.next = bits::<32>(0);
+                }
+            }
+        }
+        if self.clear_walk_bit.val() {
+            for w in 0..FLAG_WORDS {
+                if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
+                    self.tile_nonempty[w].d.next =
+                        self.tile_nonempty[w].q.val() & !self.walk_mask.val();
+                }
+            }
+        }
+        self.entry_prim.read_address.next = self.entry_read_address.val();
+        self.entry_epoch.read_address.next = self.entry_read_address.val();
+        self.entry_next.read_address.next = self.entry_read_address.val();
+        self.out_buffer.wr_valid.next = self.emit_valid.val();
+        self.out_buffer.wr_data.next = self.emit_item.val();
+        self.out_buffer.rd_ready.next = self.out_ready.val();
+        self.out_valid.next = self.out_buffer.rd_valid.val();
+        self.out_item.next = self.out_buffer.rd_data.val();
+        self.in_ready.next = self.state.q.val() == self.st_accept.val();
+        self.flush_valid.next = self.state.q.val() == self.st_flush_start.val();
+        self.flush_reason.next = self.flush_reason_reg.q.val();
+        self.flush_entries.next = self.bin_count.q.val();
+        self.idle.next = (self.state.q.val() == self.st_accept.val())
+            & !self.bin_count.q.val().any()
+            & !self.epochs.q.val().any()
+            & !self.link_valid.q.val()
+            & !self.out_buffer.rd_valid.val();
+        self.violation.next = self.take_input.val()
+            & (self.in_item.val().kind == self.kind_tiled.val())
+            & (self.epochs.q.val() == self.max_epochs.val());
+        if self.reset.val() {
+            self.state.d.next = self.st_accept.val();
+            self.bin_count.d.next = bits::<9>(0);
+            self.epochs.d.next = bits::<8>(0);
+            self.flush_reason_reg.d.next = bits::<2>(0);
+            self.link_valid.d.next = false;
+            for w in 0..FLAG_WORDS {
+                self.tile_nonempty[w].d.next = bits::<32>(0);
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Barrier commands in a cache-tiling pipeline (SPEC section 5): the golden model and trace
+//! checker, unit testbenches, the system simulation of `pipes` pipelines around the RTL
+//! cluster, the `barrier` scenario runner and the BR-9 experiment (`ppu bench barrier`).
+pub mod golden;
+pub mod scenario;
+pub mod system;
+pub mod tb;
+
+use crate::mechanism::Mechanism;
+use std::path::Path;
+
+/// The registry entry of the barrier mechanism.
+pub fn mechanism() -> Mechanism {
+    Mechanism {
+        name: "barrier",
+        scenarios: scenario::runners,
+        benches: Vec::new,
+        units: tb::export_units,
+        waves: write_waves,
+    }
+}
+
+/// Write the canonical waves of the barrier units into `dir`.
+pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
+    let p = dir.join("barrier_system.vcd");
+    let mut cfg = scenario::system_config(&scenario::builtin()).map_err(|e| e.to_string())?;
+    cfg.vcd = Some(p);
+    system::run(&cfg, None).map_err(|e| e.to_string())?;
+    Ok(vec!["barrier_system".into()])
+}
