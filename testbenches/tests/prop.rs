@@ -25,7 +25,10 @@ fn br5_other_tiles_pass_while_one_tile_is_held_with_waves() {
         ScreenItem::prim(4, 40),
     ];
     let wave = repo_root().join("waves/prop.vcd");
-    let out = TbOutput { vcd: Some(&wave), record_ports: false };
+    let out = TbOutput {
+        vcd: Some(&wave),
+        record_ports: false,
+    };
     let r = run_prop(&items, 30, 1.0, 5, &out).unwrap();
     assert_eq!(r.passed, items.len());
     assert_eq!(r.releases, 2);

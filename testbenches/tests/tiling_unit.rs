@@ -27,7 +27,15 @@ fn br5_tiled_barrier_goes_into_every_tile_batch_including_empty_ones() {
     // One batch per tile: tile 0 only the barrier, tile 1 [0, B, 2], tile 2 [B], tile 3 [1, B].
     assert_eq!(
         m.out,
-        vec![(1, 0, 0), (0, 0, 1), (1, 0, 1), (0, 2, 1), (1, 0, 2), (0, 1, 3), (1, 0, 3)]
+        vec![
+            (1, 0, 0),
+            (0, 0, 1),
+            (1, 0, 1),
+            (0, 2, 1),
+            (1, 0, 2),
+            (0, 1, 3),
+            (1, 0, 3)
+        ]
     );
     let r = run_tiling(4, 64, &inputs, 1.0, 1.0, 1, &quiet()).unwrap();
     assert_eq!(r.outputs, 7);
@@ -36,7 +44,14 @@ fn br5_tiled_barrier_goes_into_every_tile_batch_including_empty_ones() {
 
 #[test]
 fn br3_threshold_of_one_primitive_flushes_every_entry() {
-    let inputs = vec![e(0, 0), e(0, 2), e(1, 1), TuInput::NonTiled, e(2, 0), TuInput::End];
+    let inputs = vec![
+        e(0, 0),
+        e(0, 2),
+        e(1, 1),
+        TuInput::NonTiled,
+        e(2, 0),
+        TuInput::End,
+    ];
     let r = run_tiling(3, 1, &inputs, 1.0, 1.0, 2, &quiet()).unwrap();
     // Four threshold flushes, the barrier's flush and the end's flush (both empty).
     assert_eq!(r.flushes, 6);
@@ -58,7 +73,10 @@ fn br8_back_to_back_and_mixed_barriers_with_waves() {
         TuInput::End,
     ];
     let wave = repo_root().join("waves/tiling_unit.vcd");
-    let out = TbOutput { vcd: Some(&wave), record_ports: false };
+    let out = TbOutput {
+        vcd: Some(&wave),
+        record_ports: false,
+    };
     let r = run_tiling(3, 8, &inputs, 0.7, 0.6, 3, &out).unwrap();
     // Flushes: the first non-tiled barrier (3 entries, 3 tiled barriers: 3 rounds x 3 tiles),
     // the second (empty), the end (1 entry, 1 tiled barrier).
@@ -68,7 +86,10 @@ fn br8_back_to_back_and_mixed_barriers_with_waves() {
 
 #[test]
 fn br3_random_streams_every_capacity_power_of_two_and_not() {
-    for (k, &(tiles, cap)) in [(1, 1), (2, 3), (5, 4), (8, 7), (16, 64), (256, 9), (3, 256)].iter().enumerate() {
+    for (k, &(tiles, cap)) in [(1, 1), (2, 3), (5, 4), (8, 7), (16, 64), (256, 9), (3, 256)]
+        .iter()
+        .enumerate()
+    {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + k as u64);
         let inputs = random_inputs(&mut rng, tiles, 60);
         let r = run_tiling(tiles, cap, &inputs, 0.8, 0.6, k as u64, &quiet())

@@ -49,11 +49,13 @@ pub struct BarrierCluster<const PIPES: usize, const SRC_BITS: usize> {
     pub hold_fill: [Signal<Out, Bits<4>>; PIPES],
     pub token_valid: [Signal<In, Bit>; PIPES],
     pub token_ready: [Signal<Out, Bit>; PIPES],
-    pub token: [Signal<In, ScreenItem>; PIPES],
+    pub token: [Signal<In, BarrierToken>; PIPES],
     pub release_valid: Signal<Out, Bit>,
     pub release_tiled: Signal<Out, Bit>,
     pub release_tile: Signal<Out, Bits<TILE_BITS>>,
     pub ready: Signal<Out, Bit>,
+    /// The pipeline whose barrier the back end took this cycle.
+    pub token_source: Signal<Out, Bits<SRC_BITS>>,
     pub violation: Signal<Out, Bit>,
     tiling: [TilingUnit; PIPES],
     props: [Prop; PIPES],
@@ -91,6 +93,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCluster<PIPES
             release_tiled: Default::default(),
             release_tile: Default::default(),
             ready: Default::default(),
+            token_source: Default::default(),
             violation: Default::default(),
             tiling: std::array::from_fn(|_| Default::default()),
             props: std::array::from_fn(|_| Default::default()),
@@ -143,5 +146,6 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCluster<PIPES, 
         self.release_tiled.next = self.backend.release_tiled.val();
         self.release_tile.next = self.backend.release_tile.val();
         self.ready.next = self.backend.ready.val();
+        self.token_source.next = self.backend.token_source.val();
     }
 }

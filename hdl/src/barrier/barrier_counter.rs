@@ -9,7 +9,8 @@
 //! Parameters: `PIPES` screen-space pipelines (1..=15), `SRC_BITS` = clog2(PIPES).
 //!
 //! Ports: `clock`, `reset`; per pipeline `token_valid[i]`/`token_ready[i]`/`token[i]`
-//! ([`ScreenItem`], barrier kinds only); `release_valid` (one-cycle pulse), `release_tiled`,
+//! ([`BarrierToken`]: a barrier kind and a cache tile); `token_source` (the pipeline whose
+//! token is taken); `release_valid` (one-cycle pulse), `release_tiled`,
 //! `release_tile`; `ready` (the clear sweep is over); `violation` (a primitive arrived as a
 //! token, or the arbiter saw a requester drop `valid`).
 //!
@@ -28,13 +29,17 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     pub reset: Signal<In, Bit>,
     pub token_valid: [Signal<In, Bit>; PIPES],
     pub token_ready: [Signal<Out, Bit>; PIPES],
-    pub token: [Signal<In, ScreenItem>; PIPES],
+    pub token: [Signal<In, BarrierToken>; PIPES],
+    /// The pipeline whose token was taken this cycle (valid with a taken token).
+    pub token_source: Signal<Out, Bits<SRC_BITS>>,
     pub release_valid: Signal<Out, Bit>,
     pub release_tiled: Signal<Out, Bit>,
     pub release_tile: Signal<Out, Bits<TILE_BITS>>,
     pub ready: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
-    arbiter: RrArbiter<ScreenItem, PIPES, SRC_BITS>,
+    arbiter: RrArbiter<BarrierToken, PIPES, SRC_BITS>,
+    grant_kind: Signal<Local, Bits<2>>,
+    grant_tile: Signal<Local, Bits<TILE_BITS>>,
     tile_counts: BlockRam<Bits<4>, TILE_BITS>,
     clearing: DFF<Bit>,
     clear_tile: DFF<Bits<TILE_BITS>>,
@@ -63,20 +68,31 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
 
 impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES, SRC_BITS> {
     fn default() -> Self {
-        assert!((1..=15).contains(&PIPES), "BarrierCounter: PIPES = {}", PIPES);
-        assert_eq!(SRC_BITS, clog2(PIPES).max(1), "BarrierCounter: SRC_BITS must be clog2(PIPES)");
+        assert!(
+            (1..=15).contains(&PIPES),
+            "BarrierCounter: PIPES = {}",
+            PIPES
+        );
+        assert_eq!(
+            SRC_BITS,
+            clog2(PIPES).max(1),
+            "BarrierCounter: SRC_BITS must be clog2(PIPES)"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
             token_valid: std::array::from_fn(|_| Default::default()),
             token_ready: std::array::from_fn(|_| Default::default()),
             token: std::array::from_fn(|_| Default::default()),
+            token_source: Default::default(),
             release_valid: Default::default(),
             release_tiled: Default::default(),
             release_tile: Default::default(),
             ready: Default::default(),
             violation: Default::default(),
             arbiter: Default::default(),
+            grant_kind: Default::default(),
+            grant_tile: Default::default(),
             tile_counts: Default::default(),
             clearing: Default::default(),
             clear_tile: Default::default(),
@@ -127,6 +143,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             self.arbiter.req_data[i].next = self.token[i].val();
             self.token_ready[i].next = self.arbiter.req_ready[i].val();
         }
+        self.grant_kind.next = self.arbiter.grant_data.val().kind;
+        self.grant_tile.next = self.arbiter.grant_data.val().tile;
+        self.token_source.next = self.arbiter.grant_source.val();
         // Count the token taken last cycle.
         self.count_old.next = self.tile_counts.read_data.val();
         if !self.count_tiled.q.val() {
@@ -152,14 +171,13 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         // Take the next token (none during the clear sweep).
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();
-        self.tile_counts.read_address.next = self.arbiter.grant_data.val().tile;
+        self.tile_counts.read_address.next = self.grant_tile.val();
         self.count_valid.d.next = self.take_token.val();
-        self.count_tiled.d.next =
-            self.arbiter.grant_data.val().kind == self.kind_tiled.val();
-        self.count_tile.d.next = self.arbiter.grant_data.val().tile;
+        self.count_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
+        self.count_tile.d.next = self.grant_tile.val();
         self.bypass.d.next = self.count_valid.q.val()
             & self.count_tiled.q.val()
-            & (self.count_tile.q.val() == self.arbiter.grant_data.val().tile);
+            & (self.count_tile.q.val() == self.grant_tile.val());
         self.bypass_count.d.next = self.count_written.val();
         // The clear sweep after reset.
         if self.clearing.q.val() {
@@ -176,8 +194,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.release_tile.next = self.release_tile_reg.q.val();
         self.ready.next = !self.clearing.q.val();
         self.violation.next = self.arbiter.violation.val()
-            | (self.take_token.val()
-                & (self.arbiter.grant_data.val().kind == self.kind_prim.val()));
+            | (self.take_token.val() & (self.grant_kind.val() == self.kind_prim.val()));
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_tile.d.next = bits::<TILE_BITS>(0);

@@ -67,3 +67,20 @@ impl ScreenItem {
         self.kind.index() as u64
     }
 }
+
+/// What ROP sends the back end for a barrier: its kind and cache tile (10 bits).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct BarrierToken {
+    pub kind: Bits<2>,
+    pub tile: Bits<TILE_BITS>,
+}
+
+impl BarrierToken {
+    /// The token of a barrier item.
+    pub fn of(item: &ScreenItem) -> Self {
+        BarrierToken {
+            kind: item.kind,
+            tile: item.tile,
+        }
+    }
+}

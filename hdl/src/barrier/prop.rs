@@ -20,11 +20,10 @@
 //! `out_item` (towards ROP); `release_valid`, `release_tiled`, `release_tile`; `hold_fill`
 //! (queued items); `violation` (a release for a flag that is not set, or an end marker).
 //!
-//! Timing: the output is a 2-entry skid buffer, so an item passing in cycle t is at `out_*`
+//! Timing: the output is a register, so an item passing in cycle t is at `out_*`
 //! in cycle t+1; one item per cycle. A release in cycle t lets a held item leave in cycle t+1
 //! (at the output in t+2).
 use super::item::*;
-use crate::widgets::stream_fifo::SkidBuffer;
 use rust_hdl::prelude::*;
 
 /// Slots of the hold queue.
@@ -45,7 +44,10 @@ pub struct Prop {
     pub release_tile: Signal<In, Bits<TILE_BITS>>,
     pub hold_fill: Signal<Out, Bits<4>>,
     pub violation: Signal<Out, Bit>,
-    out_buffer: SkidBuffer<ScreenItem>,
+    /// The output register (`out_valid`/`out_item`).
+    out_valid_reg: DFF<Bit>,
+    out_item_reg: DFF<ScreenItem>,
+    out_free: Signal<Local, Bit>,
     tile_flags: [DFF<Bits<32>>; FLAG_WORDS],
     nontiled_flag: DFF<Bit>,
     hold_item: [DFF<ScreenItem>; HOLD_SLOTS],
@@ -102,7 +104,9 @@ impl Default for Prop {
             release_tile: Default::default(),
             hold_fill: Default::default(),
             violation: Default::default(),
-            out_buffer: Default::default(),
+            out_valid_reg: Default::default(),
+            out_item_reg: Default::default(),
+            out_free: Default::default(),
             tile_flags: std::array::from_fn(|_| Default::default()),
             nontiled_flag: Default::default(),
             hold_item: std::array::from_fn(|_| Default::default()),
@@ -153,9 +157,12 @@ impl Logic for Prop {
             hold_head,
             hold_tail,
             hold_count,
-            hold_nontiled
+            hold_nontiled,
+            out_valid_reg,
+            out_item_reg
         );
-        clock!(self, clock, out_buffer);
+        // The output register is free, or its item leaves this cycle.
+        self.out_free.next = !self.out_valid_reg.q.val() | self.out_ready.val();
         for w in 0..FLAG_WORDS {
             self.tile_flags[w].clock.next = self.clock.val();
             self.tile_flags[w].d.next = self.tile_flags[w].q.val();
@@ -168,7 +175,6 @@ impl Logic for Prop {
             self.hold_tile[i].clock.next = self.clock.val();
             self.hold_tile[i].d.next = self.hold_tile[i].q.val();
         }
-        self.out_buffer.reset.next = self.reset.val();
         // The arriving item: its tile's flag, and whether an older item of its tile is queued.
         self.in_tile.next = self.in_item.val().tile;
         self.in_is_nontiled.next = self.in_item.val().kind == self.kind_nontiled.val();
@@ -212,11 +218,11 @@ impl Logic for Prop {
         self.head_leaves.next = self.hold_count.q.val().any()
             & !self.nontiled_flag.q.val()
             & (self.head_is_nontiled.val() | !self.head_flag.val())
-            & self.out_buffer.wr_ready.val();
+            & self.out_free.val();
         self.in_passes.next = self.in_valid.val()
             & !self.in_must_hold.val()
             & !self.head_leaves.val()
-            & self.out_buffer.wr_ready.val();
+            & self.out_free.val();
         self.in_queues.next = self.in_valid.val()
             & self.in_must_hold.val()
             & (self.hold_count.q.val() != self.hold_slots.val());
@@ -227,11 +233,15 @@ impl Logic for Prop {
         if self.head_leaves.val() {
             self.pass_item.next = self.head_item.val();
         }
-        self.out_buffer.wr_valid.next = self.pass_valid.val();
-        self.out_buffer.wr_data.next = self.pass_item.val();
-        self.out_valid.next = self.out_buffer.rd_valid.val();
-        self.out_item.next = self.out_buffer.rd_data.val();
-        self.out_buffer.rd_ready.next = self.out_ready.val();
+        if self.out_ready.val() {
+            self.out_valid_reg.d.next = false;
+        }
+        if self.pass_valid.val() {
+            self.out_valid_reg.d.next = true;
+            self.out_item_reg.d.next = self.pass_item.val();
+        }
+        self.out_valid.next = self.out_valid_reg.q.val();
+        self.out_item.next = self.out_item_reg.q.val();
         // The hold queue.
         if self.head_leaves.val() {
             self.hold_head.d.next = self.hold_head.q.val() + bits::<3>(1);
@@ -261,7 +271,9 @@ impl Logic for Prop {
         if !self.in_queues.val() & self.head_leaves.val() {
             self.hold_count.d.next = self.hold_count.q.val() - bits::<4>(1);
         }
-        if self.in_queues.val() & self.in_is_nontiled.val() & self.head_leaves.val()
+        if self.in_queues.val()
+            & self.in_is_nontiled.val()
+            & self.head_leaves.val()
             & self.head_is_nontiled.val()
         {
             self.hold_nontiled.d.next = self.hold_nontiled.q.val();
@@ -297,7 +309,8 @@ impl Logic for Prop {
         }
         self.hold_fill.next = self.hold_count.q.val();
         self.violation.next = (self.release_valid.val()
-            & ((self.release_tiled.val() & !(self.release_flag_word.val() & self.clear_mask.val()).any())
+            & ((self.release_tiled.val()
+                & !(self.release_flag_word.val() & self.clear_mask.val()).any())
                 | (!self.release_tiled.val() & !self.nontiled_flag.q.val())))
             | (self.in_valid.val() & (self.in_item.val().kind == self.kind_end.val()));
         if self.reset.val() {
@@ -308,6 +321,7 @@ impl Logic for Prop {
                 self.hold_valid[i].d.next = false;
             }
             self.nontiled_flag.d.next = false;
+            self.out_valid_reg.d.next = false;
             self.hold_head.d.next = bits::<3>(0);
             self.hold_tail.d.next = bits::<3>(0);
             self.hold_count.d.next = bits::<4>(0);

@@ -29,15 +29,14 @@
 //! `in_ready`/`in_item`; `out_valid`/`out_ready`/`out_item` (towards setup); `flush_valid`,
 //! `flush_reason` (0 threshold, 1 barrier, 2 end), `flush_entries`; `idle` (accepting, bin
 //! empty, nothing in flight); `violation` (more than 255 tiled barriers waiting for one
-//! flush).
+//! flush, or `tiles` not in 1..=256).
 //!
 //! Timing: binning takes one entry per cycle. A flush starts the cycle after the entry or
 //! command that causes it; it then sends one entry or barrier per cycle, plus two cycles per
-//! cache tile visited and one per round; the output is a 2-entry skid buffer. The unit accepts
+//! cache tile visited and one per round; the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
 //! no input while it flushes.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
-use crate::widgets::stream_fifo::SkidBuffer;
 use rust_hdl::prelude::*;
 
 /// Width of an entry index: up to 256 (primitive, cache tile) entries in a bin.
@@ -73,7 +72,9 @@ pub struct TilingUnit {
     pub flush_entries: Signal<Out, Bits<9>>,
     pub idle: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
-    out_buffer: SkidBuffer<ScreenItem>,
+    /// The output register (`out_valid`/`out_item`).
+    out_valid_reg: DFF<Bit>,
+    out_item_reg: DFF<ScreenItem>,
     entry_prim: BlockRam<Bits<PRIM_BITS>, ENTRY_BITS>,
     entry_epoch: BlockRam<Bits<8>, ENTRY_BITS>,
     entry_next: BlockRam<Bits<ENTRY_BITS>, ENTRY_BITS>,
@@ -110,6 +111,7 @@ pub struct TilingUnit {
     walk_nonempty_word: Signal<Local, Bits<32>>,
     walk_nonempty: Signal<Local, Bit>,
     walk_mask: Signal<Local, Bits<32>>,
+    tiles_low: Signal<Local, Bits<TILE_BITS>>,
     last_tile: Signal<Local, Bits<TILE_BITS>>,
     rounds: Signal<Local, Bits<8>>,
     last_round: Signal<Local, Bit>,
@@ -159,7 +161,8 @@ impl Default for TilingUnit {
             flush_entries: Default::default(),
             idle: Default::default(),
             violation: Default::default(),
-            out_buffer: Default::default(),
+            out_valid_reg: Default::default(),
+            out_item_reg: Default::default(),
             entry_prim: Default::default(),
             entry_epoch: Default::default(),
             entry_next: Default::default(),
@@ -192,6 +195,7 @@ impl Default for TilingUnit {
             walk_nonempty_word: Default::default(),
             walk_nonempty: Default::default(),
             walk_mask: Default::default(),
+            tiles_low: Default::default(),
             last_tile: Default::default(),
             rounds: Default::default(),
             last_round: Default::default(),
@@ -246,14 +250,23 @@ impl Logic for TilingUnit {
             walk_tile,
             post_phase,
             cursor,
-            walk_tail
+            walk_tail,
+            out_valid_reg,
+            out_item_reg
         );
-        clock!(self, clock, out_buffer, entry_prim, entry_epoch, entry_next, tile_head, tile_tail);
+        clock!(
+            self,
+            clock,
+            entry_prim,
+            entry_epoch,
+            entry_next,
+            tile_head,
+            tile_tail
+        );
         for w in 0..FLAG_WORDS {
             self.tile_nonempty[w].clock.next = self.clock.val();
             self.tile_nonempty[w].d.next = self.tile_nonempty[w].q.val();
         }
-        self.out_buffer.reset.next = self.reset.val();
         // Defaults.
         self.entry_prim.write_enable.next = false;
         self.entry_epoch.write_enable.next = false;
@@ -300,7 +313,8 @@ impl Logic for TilingUnit {
             self.link_valid.d.next = true;
             for w in 0..FLAG_WORDS {
                 if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
-                    self.tile_nonempty[w].d.next = self.tile_nonempty[w].q.val() | self.in_mask.val();
+                    self.tile_nonempty[w].d.next =
+                        self.tile_nonempty[w].q.val() | self.in_mask.val();
                 }
             }
             if self.count_next.val() == self.bin_capacity.val() {
@@ -338,7 +352,9 @@ impl Logic for TilingUnit {
             }
         }
         // The flush walk.
-        self.last_tile.next = (self.tiles.val() - bits::<9>(1)).get_bits::<TILE_BITS>(0);
+        // 256 tiles: 0x100, whose low byte minus one is 255.
+        self.tiles_low.next = self.tiles.val().get_bits::<TILE_BITS>(0);
+        self.last_tile.next = self.tiles_low.val() - bits::<TILE_BITS>(1);
         self.rounds.next = self.epochs.q.val();
         if !self.epochs.q.val().any() {
             self.rounds.next = bits::<8>(1);
@@ -355,8 +371,9 @@ impl Logic for TilingUnit {
         self.walk_nonempty.next = (self.walk_nonempty_word.val() & self.walk_mask.val()).any();
         self.entry_in_phase.next =
             self.post_phase.q.val() | (self.entry_epoch.read_data.val() < self.round.q.val());
-        // Inside a state that emits, the emitted item is taken when the skid buffer has room.
-        self.emit_taken.next = self.out_buffer.wr_ready.val();
+        // Inside a state that emits, the emitted item is taken when the output register is
+        // free or leaves this cycle.
+        self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
         if self.state.q.val() == self.st_flush_start.val() {
             self.flush_valid_reg.d.next = false;
             self.round.d.next = bits::<8>(1);
@@ -443,8 +460,7 @@ impl Logic for TilingUnit {
                 self.emit_item.next.prim = bits::<PRIM_BITS>(0);
                 self.emit_item.next.tile = bits::<TILE_BITS>(0);
             }
-            if self.emit_taken.val()
-                | (self.flush_reason_reg.q.val() != self.reason_barrier.val())
+            if self.emit_taken.val() | (self.flush_reason_reg.q.val() != self.reason_barrier.val())
             {
                 self.state.d.next = self.st_accept.val();
                 self.bin_count.d.next = bits::<9>(0);
@@ -465,11 +481,15 @@ impl Logic for TilingUnit {
         self.entry_prim.read_address.next = self.entry_read_address.val();
         self.entry_epoch.read_address.next = self.entry_read_address.val();
         self.entry_next.read_address.next = self.entry_read_address.val();
-        self.out_buffer.wr_valid.next = self.emit_valid.val();
-        self.out_buffer.wr_data.next = self.emit_item.val();
-        self.out_buffer.rd_ready.next = self.out_ready.val();
-        self.out_valid.next = self.out_buffer.rd_valid.val();
-        self.out_item.next = self.out_buffer.rd_data.val();
+        if self.out_ready.val() {
+            self.out_valid_reg.d.next = false;
+        }
+        if self.emit_valid.val() & self.emit_taken.val() {
+            self.out_valid_reg.d.next = true;
+            self.out_item_reg.d.next = self.emit_item.val();
+        }
+        self.out_valid.next = self.out_valid_reg.q.val();
+        self.out_item.next = self.out_item_reg.q.val();
         self.in_ready.next = self.state.q.val() == self.st_accept.val();
         self.flush_valid.next = self.state.q.val() == self.st_flush_start.val();
         self.flush_reason.next = self.flush_reason_reg.q.val();
@@ -478,16 +498,19 @@ impl Logic for TilingUnit {
             & !self.bin_count.q.val().any()
             & !self.epochs.q.val().any()
             & !self.link_valid.q.val()
-            & !self.out_buffer.rd_valid.val();
-        self.violation.next = self.take_input.val()
+            & !self.out_valid_reg.q.val();
+        self.violation.next = (self.take_input.val()
             & (self.in_item.val().kind == self.kind_tiled.val())
-            & (self.epochs.q.val() == self.max_epochs.val());
+            & (self.epochs.q.val() == self.max_epochs.val()))
+            | (self.tiles.val() == bits::<9>(0))
+            | (self.tiles.val().get_bit(8) & self.tiles_low.val().any());
         if self.reset.val() {
             self.state.d.next = self.st_accept.val();
             self.bin_count.d.next = bits::<9>(0);
             self.epochs.d.next = bits::<8>(0);
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
+            self.out_valid_reg.d.next = false;
             for w in 0..FLAG_WORDS {
                 self.tile_nonempty[w].d.next = bits::<32>(0);
             }

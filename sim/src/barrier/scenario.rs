@@ -82,10 +82,16 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
     let sc: BarrierScenario = parse_as(value, "")?;
     let c = &sc.config;
     if !(1..=MAX_PIPES as u64).contains(&c.pipes) {
-        return Err(RunError::invalid("config.pipes", format!("{} is not in 1..={}", c.pipes, MAX_PIPES)));
+        return Err(RunError::invalid(
+            "config.pipes",
+            format!("{} is not in 1..={}", c.pipes, MAX_PIPES),
+        ));
     }
     if c.raster_tile < 1 || c.raster_tile > 4096 {
-        return Err(RunError::invalid("config.raster_tile", format!("{} is not in 1..=4096", c.raster_tile)));
+        return Err(RunError::invalid(
+            "config.raster_tile",
+            format!("{} is not in 1..=4096", c.raster_tile),
+        ));
     }
     let cache = 4 * c.raster_tile;
     for (i, &v) in c.screen.iter().enumerate() {
@@ -100,20 +106,36 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
     if tiles as usize > MAX_TILES {
         return Err(RunError::invalid(
             "config.screen",
-            format!("{} cache tiles; the RTL holds flags and counters for at most {}", tiles, MAX_TILES),
+            format!(
+                "{} cache tiles; the RTL holds flags and counters for at most {}",
+                tiles, MAX_TILES
+            ),
         ));
     }
     if !(1..=(1u64 << ENTRY_BITS)).contains(&c.bin_capacity) {
         return Err(RunError::invalid(
             "config.bin_capacity",
-            format!("{} is not in 1..={} (the tiling unit's storage)", c.bin_capacity, 1u64 << ENTRY_BITS),
+            format!(
+                "{} is not in 1..={} (the tiling unit's storage)",
+                c.bin_capacity,
+                1u64 << ENTRY_BITS
+            ),
         ));
     }
     let l = &c.latency;
-    for (name, v) in [("world", l.world), ("setup", l.setup), ("raster", l.raster),
-        ("pixel_shader", l.pixel_shader), ("prop", l.prop), ("rop", l.rop)] {
+    for (name, v) in [
+        ("world", l.world),
+        ("setup", l.setup),
+        ("raster", l.raster),
+        ("pixel_shader", l.pixel_shader),
+        ("prop", l.prop),
+        ("rop", l.rop),
+    ] {
         if v > MAX_LATENCY {
-            return Err(RunError::invalid(&format!("config.latency.{}", name), format!("{} is more than {}", v, MAX_LATENCY)));
+            return Err(RunError::invalid(
+                &format!("config.latency.{}", name),
+                format!("{} is more than {}", v, MAX_LATENCY),
+            ));
         }
     }
     let mut commands = vec![];
@@ -126,17 +148,29 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
                 for (j, p) in prims.iter().enumerate() {
                     let field = format!("commands[{}].prims[{}]", i, j);
                     if !ids.insert(p.id) {
-                        return Err(RunError::invalid(&format!("{}.id", field), format!("{} is used twice (ids are unique)", p.id)));
+                        return Err(RunError::invalid(
+                            &format!("{}.id", field),
+                            format!("{} is used twice (ids are unique)", p.id),
+                        ));
                     }
                     let [x0, y0, x1, y1] = p.bbox;
                     if x0 > x1 || y0 > y1 {
-                        return Err(RunError::invalid(&format!("{}.bbox", field), format!("{:?} needs x0 <= x1 and y0 <= y1", p.bbox)));
+                        return Err(RunError::invalid(
+                            &format!("{}.bbox", field),
+                            format!("{:?} needs x0 <= x1 and y0 <= y1", p.bbox),
+                        ));
                     }
                     count += 1;
                     if count > 1 << PRIM_BITS {
-                        return Err(RunError::invalid("commands", format!("more than {} primitives", 1u64 << PRIM_BITS)));
+                        return Err(RunError::invalid(
+                            "commands",
+                            format!("more than {} primitives", 1u64 << PRIM_BITS),
+                        ));
                     }
-                    list.push(Primitive { id: p.id, bbox: p.bbox });
+                    list.push(Primitive {
+                        id: p.id,
+                        bbox: p.bbox,
+                    });
                 }
                 commands.push(Command::Draw(list));
             }
@@ -148,8 +182,14 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
         screen: c.screen,
         raster_tile: c.raster_tile,
         bin_capacity: c.bin_capacity,
-        latency: Latency { world: l.world, setup: l.setup, raster: l.raster,
-            pixel_shader: l.pixel_shader, prop: l.prop, rop: l.rop },
+        latency: Latency {
+            world: l.world,
+            setup: l.setup,
+            raster: l.raster,
+            pixel_shader: l.pixel_shader,
+            prop: l.prop,
+            rop: l.rop,
+        },
         commands,
         mode: Mode::AsGiven,
         vcd: None,
@@ -230,7 +270,10 @@ pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
         unit: "barrier".into(),
         cycles: r.cycles,
         figures: vec![
-            ("upstream stall cycles".into(), r.upstream_stall_cycles.to_string()),
+            (
+                "upstream stall cycles".into(),
+                r.upstream_stall_cycles.to_string(),
+            ),
             ("flushes".into(), r.flushes.to_string()),
             ("rop_done".into(), r.rop_done.to_string()),
             ("releases".into(), r.releases.to_string()),

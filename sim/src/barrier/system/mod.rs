@@ -24,7 +24,9 @@ use crate::harness::PortTrace;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use ppu_hdl::barrier::barrier_cluster::BarrierCluster;
-use ppu_hdl::barrier::item::{ScreenItem, KIND_NONTILED_BARRIER, KIND_PRIM, KIND_TILED_BARRIER};
+use ppu_hdl::barrier::item::{
+    BarrierToken, ScreenItem, KIND_NONTILED_BARRIER, KIND_PRIM, KIND_TILED_BARRIER,
+};
 use ppu_hdl::barrier::tiling_unit::{FLUSH_BARRIER, FLUSH_END, FLUSH_THRESHOLD};
 use rust_hdl::prelude::*;
 use serde_json::{json, Value};
@@ -70,7 +72,12 @@ pub fn run(
     }
 }
 
-fn emit(trace: &mut Option<&mut TraceWriter>, cycle: u64, name: &str, v: Value) -> Result<(), RunError> {
+fn emit(
+    trace: &mut Option<&mut TraceWriter>,
+    cycle: u64,
+    name: &str,
+    v: Value,
+) -> Result<(), RunError> {
     match trace.as_deref_mut() {
         Some(t) => t.event(cycle, name, v),
         None => Ok(()),
@@ -133,7 +140,8 @@ fn run_with<const P: usize, const S: usize>(
             u.prop_in_item[p].next = head.unwrap_or_default();
             u.prop_out_ready[p].next = rop[p].has_room();
             u.token_valid[p].next = !tokens[p].is_empty();
-            u.token[p].next = tokens[p].front().copied().unwrap_or_default();
+            let tok = tokens[p].front().copied().unwrap_or_default();
+            u.token[p].next = BarrierToken::of(&tok);
         }
         h.settle().map_err(|e| RunError::Violation(e.to_string()))?;
         let u = &h.uut;
@@ -144,34 +152,53 @@ fn run_with<const P: usize, const S: usize>(
             )));
         }
         let mut progress = false;
+        // An item handed to a tiling unit or a PROP this cycle is in neither's state yet.
+        let mut handed_in = false;
         for p in 0..P {
             if u.flush_valid[p].val() {
                 result.flushes += 1;
-                emit(&mut trace, cycle, "flush", json!({"pipe": p,
+                emit(
+                    &mut trace,
+                    cycle,
+                    "flush",
+                    json!({"pipe": p,
                     "reason": reason_name(u.flush_reason[p].val().index() as u64),
-                    "entries": u.flush_entries[p].val().index()}))?;
+                    "entries": u.flush_entries[p].val().index()}),
+                )?;
             }
         }
         for p in 0..P {
             if u.bin_valid[p].val() && u.bin_ready[p].val() {
                 fe.feed_taken(p);
                 progress = true;
+                handed_in = true;
             }
             if u.batch_valid[p].val() && u.batch_ready[p].val() {
                 screen[p].push(cycle, u.batch_item[p].val());
             }
             if u.prop_in_valid[p].val() && u.prop_in_ready[p].val() {
                 screen[p].pop();
+                handed_in = true;
             }
             if u.prop_out_valid[p].val() && u.prop_out_ready[p].val() {
                 let item = u.prop_out_item[p].val();
                 if item.kind_code() == KIND_PRIM {
                     let prim = item.prim.index();
                     watch.prop_pass(cycle, p, prim, item.tile.index() as u64)?;
-                    emit(&mut trace, cycle, "prop_pass", json!({"pipe": p,
-                        "prim": fe.prim_id(prim), "tile": item.tile.index()}))?;
+                    emit(
+                        &mut trace,
+                        cycle,
+                        "prop_pass",
+                        json!({"pipe": p,
+                        "prim": fe.prim_id(prim), "tile": item.tile.index()}),
+                    )?;
                 } else {
-                    emit(&mut trace, cycle, "prop_hold", json!({"pipe": p, "tile": tile_value(&item)}))?;
+                    emit(
+                        &mut trace,
+                        cycle,
+                        "prop_hold",
+                        json!({"pipe": p, "tile": tile_value(&item)}),
+                    )?;
                 }
                 rop[p].push(cycle, item);
                 progress = true;
@@ -182,7 +209,12 @@ fn run_with<const P: usize, const S: usize>(
             if u.token_valid[p].val() && u.token_ready[p].val() {
                 let item = tokens[p].pop_front().unwrap_or_default();
                 watch.token();
-                emit(&mut trace, cycle, "backend_barrier", json!({"pipe": p, "tile": tile_value(&item)}))?;
+                emit(
+                    &mut trace,
+                    cycle,
+                    "backend_barrier",
+                    json!({"pipe": p, "tile": tile_value(&item)}),
+                )?;
                 progress = true;
             }
         }
@@ -206,8 +238,13 @@ fn run_with<const P: usize, const S: usize>(
                     let prim = item.prim.index();
                     watch.rop_done(p, prim, item.tile.index() as u64);
                     result.rop_done += 1;
-                    emit(&mut trace, cycle, "rop_done", json!({"pipe": p,
-                        "prim": fe.prim_id(prim), "tile": item.tile.index()}))?;
+                    emit(
+                        &mut trace,
+                        cycle,
+                        "rop_done",
+                        json!({"pipe": p,
+                        "prim": fe.prim_id(prim), "tile": item.tile.index()}),
+                    )?;
                     progress = true;
                 } else if (kind == KIND_TILED_BARRIER || kind == KIND_NONTILED_BARRIER)
                     && tokens[p].len() < 4
@@ -217,15 +254,17 @@ fn run_with<const P: usize, const S: usize>(
                 }
             }
         }
-        let idle = (0..P).all(|p| {
-            u.bin_idle[p].val()
-                && fe.feed_empty(p)
-                && screen[p].is_empty()
-                && rop[p].is_empty()
-                && tokens[p].is_empty()
-                && u.hold_fill[p].val().index() == 0
-                && !u.prop_out_valid[p].val()
-        }) && watch.all_released();
+        let idle = !handed_in
+            && (0..P).all(|p| {
+                u.bin_idle[p].val()
+                    && fe.feed_empty(p)
+                    && screen[p].is_empty()
+                    && rop[p].is_empty()
+                    && tokens[p].is_empty()
+                    && u.hold_fill[p].val().index() == 0
+                    && !u.prop_out_valid[p].val()
+            })
+            && watch.all_released();
         if fe.step(cycle, idle, &mut result) {
             progress = true;
         }

@@ -12,15 +12,24 @@ pub enum Item {
     /// A primitive, by API-order index.
     Prim(usize),
     /// A barrier; `drain`: the front end also waits for idle behind it (prior art).
-    Barrier { tiled: bool, drain: bool },
+    Barrier {
+        tiled: bool,
+        drain: bool,
+    },
     End,
 }
 
 /// What waits in front of a tiling unit.
 #[derive(Debug, Clone)]
 enum Feed {
-    Prim { index: usize, tiles: Vec<u64>, next: usize },
-    Barrier { tiled: bool },
+    Prim {
+        index: usize,
+        tiles: Vec<u64>,
+        next: usize,
+    },
+    Barrier {
+        tiled: bool,
+    },
     End,
 }
 
@@ -58,10 +67,22 @@ pub fn items_of(cfg: &SystemConfig) -> (Vec<Item>, Vec<u64>, Vec<[i64; 4]>) {
                 }
             }
             Command::Barrier { tiled } => items.push(match cfg.mode {
-                Mode::AsGiven => Item::Barrier { tiled: *tiled, drain: false },
-                Mode::NonTiled => Item::Barrier { tiled: false, drain: false },
-                Mode::Tiled => Item::Barrier { tiled: true, drain: false },
-                Mode::Drain => Item::Barrier { tiled: false, drain: true },
+                Mode::AsGiven => Item::Barrier {
+                    tiled: *tiled,
+                    drain: false,
+                },
+                Mode::NonTiled => Item::Barrier {
+                    tiled: false,
+                    drain: false,
+                },
+                Mode::Tiled => Item::Barrier {
+                    tiled: true,
+                    drain: false,
+                },
+                Mode::Drain => Item::Barrier {
+                    tiled: false,
+                    drain: true,
+                },
             }),
         }
     }
@@ -125,7 +146,9 @@ impl FrontEnd {
 
     /// Every command issued and through the crossbar.
     pub fn finished(&self) -> bool {
-        self.next == self.items.len() && self.world.is_empty() && self.feeds.iter().all(|f| f.is_empty())
+        self.next == self.items.len()
+            && self.world.is_empty()
+            && self.feeds.iter().all(|f| f.is_empty())
     }
 
     /// The crossbar, then the issue of new commands. `idle`: every pipeline is empty (the
@@ -171,8 +194,9 @@ impl FrontEnd {
     fn cross(&mut self, item: Item) -> bool {
         match item {
             Item::Prim(index) => {
-                let targets: Vec<usize> =
-                    (0..self.pipes).filter(|&p| !self.routes[index][p].is_empty()).collect();
+                let targets: Vec<usize> = (0..self.pipes)
+                    .filter(|&p| !self.routes[index][p].is_empty())
+                    .collect();
                 if targets.iter().any(|&p| self.feeds[p].len() >= FEED_DEPTH) {
                     return false;
                 }
@@ -184,10 +208,15 @@ impl FrontEnd {
                     });
                 }
             }
-            Item::Barrier { .. } | Item::End if self.feeds.iter().any(|f| f.len() >= FEED_DEPTH) => {
+            Item::Barrier { .. } | Item::End
+                if self.feeds.iter().any(|f| f.len() >= FEED_DEPTH) =>
+            {
                 return false;
             }
-            Item::Barrier { tiled, .. } => self.feeds.iter_mut().for_each(|f| f.push_back(Feed::Barrier { tiled })),
+            Item::Barrier { tiled, .. } => self
+                .feeds
+                .iter_mut()
+                .for_each(|f| f.push_back(Feed::Barrier { tiled })),
             Item::End => self.feeds.iter_mut().for_each(|f| f.push_back(Feed::End)),
         }
         true
@@ -218,7 +247,10 @@ impl Stage {
         self.items.push_back((cycle + self.latency, item));
     }
     pub fn ready_head(&self, cycle: u64) -> Option<ScreenItem> {
-        self.items.front().filter(|(t, _)| *t <= cycle).map(|(_, i)| *i)
+        self.items
+            .front()
+            .filter(|(t, _)| *t <= cycle)
+            .map(|(_, i)| *i)
     }
     pub fn pop(&mut self) {
         self.items.pop_front();
@@ -283,7 +315,13 @@ impl Watch {
     }
 
     /// Primitive `prim` passes PROP of `pipe` for cache tile `tile`: it reads the tile.
-    pub fn prop_pass(&mut self, cycle: u64, pipe: usize, prim: usize, tile: u64) -> Result<(), RunError> {
+    pub fn prop_pass(
+        &mut self,
+        cycle: u64,
+        pipe: usize,
+        prim: usize,
+        tile: u64,
+    ) -> Result<(), RunError> {
         if !self.passed.insert((pipe, prim, tile)) {
             return Err(RunError::Violation(format!(
                 "cycle {}: primitive {} passed PROP of pipeline {} for cache tile {} twice",

@@ -31,7 +31,12 @@ pub fn run_counter<const P: usize, const S: usize>(
     seed: u64,
     out: &TbOutput,
 ) -> Result<CounterRun, String> {
-    let mut h = harness(BarrierCounter::<P, S>::default(), |u, c| u.clock.next = c.into(), out, "barrier_counter")?;
+    let mut h = harness(
+        BarrierCounter::<P, S>::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "barrier_counter",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut next = [0usize; P];
     let mut offered = [false; P];
@@ -55,7 +60,10 @@ pub fn run_counter<const P: usize, const S: usize>(
     while run.releases < total || !expect.is_empty() {
         cycle += 1;
         if cycle > limit {
-            return Err(format!("no progress: {} of {} releases", run.releases, total));
+            return Err(format!(
+                "no progress: {} of {} releases",
+                run.releases, total
+            ));
         }
         let reset = cycle == 1;
         let u = &mut h.uut;
@@ -67,7 +75,11 @@ pub fn run_counter<const P: usize, const S: usize>(
             };
             offered[p] = !reset && eligible && (offered[p] || rng.gen_bool(rate));
             u.token_valid[p].next = offered[p];
-            u.token[p].next = instances.get(next[p]).map(|b| ScreenItem::barrier(*b)).unwrap_or_default();
+            let tok = instances
+                .get(next[p])
+                .map(|b| ScreenItem::barrier(*b))
+                .unwrap_or_default();
+            u.token[p].next = BarrierToken::of(&tok);
         }
         h.settle().map_err(|e| e.to_string())?;
         let u = &h.uut;
@@ -75,11 +87,21 @@ pub fn run_counter<const P: usize, const S: usize>(
             return Err(format!("cycle {}: violation", cycle));
         }
         let got = u.release_valid.val().then(|| {
-            if u.release_tiled.val() { Some(u.release_tile.val().index() as u64) } else { None }
+            if u.release_tiled.val() {
+                Some(u.release_tile.val().index() as u64)
+            } else {
+                None
+            }
         });
-        let want = expect.iter().position(|e| e.0 == cycle).map(|i| expect.remove(i).1);
+        let want = expect
+            .iter()
+            .position(|e| e.0 == cycle)
+            .map(|i| expect.remove(i).1);
         if got != want {
-            return Err(format!("cycle {}: release {:?}, model {:?}", cycle, got, want));
+            return Err(format!(
+                "cycle {}: release {:?}, model {:?}",
+                cycle, got, want
+            ));
         }
         if let Some(b) = got {
             run.releases += 1;
@@ -102,15 +124,31 @@ pub fn run_counter<const P: usize, const S: usize>(
             }
         }
         if taken > 1 {
-            return Err(format!("cycle {}: {} tokens taken in one cycle", cycle, taken));
+            return Err(format!(
+                "cycle {}: {} tokens taken in one cycle",
+                cycle, taken
+            ));
         }
         h.step().map_err(|e| e.to_string())?;
     }
     run.ports = finish_waves(h, out, |vars| {
         vec![
             Group::new("control").sigs("barrier_counter", &["clock", "reset", "ready"], vars),
-            Group::new("count").sigs("barrier_counter", &["count_valid.q", "count_tiled.q", "count_tile.q", "nontiled_count.q"], vars),
-            Group::new("release").sigs("barrier_counter", &["release_valid", "release_tiled", "release_tile"], vars),
+            Group::new("count").sigs(
+                "barrier_counter",
+                &[
+                    "count_valid.q",
+                    "count_tiled.q",
+                    "count_tile.q",
+                    "nontiled_count.q",
+                ],
+                vars,
+            ),
+            Group::new("release").sigs(
+                "barrier_counter",
+                &["release_valid", "release_tiled", "release_tile"],
+                vars,
+            ),
         ]
     })?;
     Ok(run)
@@ -119,6 +157,12 @@ pub fn run_counter<const P: usize, const S: usize>(
 /// Random barrier instances over `tiles` cache tiles, about one in six non-tiled.
 pub fn random_instances(rng: &mut ChaCha8Rng, tiles: u64, n: usize) -> Vec<Option<u64>> {
     (0..n)
-        .map(|_| if rng.gen_range(0..6) == 0 { None } else { Some(rng.gen_range(0..tiles)) })
+        .map(|_| {
+            if rng.gen_range(0..6) == 0 {
+                None
+            } else {
+                Some(rng.gen_range(0..tiles))
+            }
+        })
         .collect()
 }

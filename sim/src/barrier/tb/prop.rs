@@ -33,7 +33,13 @@ pub struct PropRun {
 pub fn random_prop_items(rng: &mut ChaCha8Rng, tiles: u64, items: usize) -> Vec<ScreenItem> {
     // Even tiles share flag word 0 (a release and a barrier of one word in one cycle), odd
     // ones spread over the 256 flags.
-    let tile_of = |k: u64| if k % 2 == 0 { k } else { (k * 37) % MAX_TILES as u64 };
+    let tile_of = |k: u64| {
+        if k % 2 == 0 {
+            k
+        } else {
+            (k * 37) % MAX_TILES as u64
+        }
+    };
     (0..items)
         .map(|i| match rng.gen_range(0..20) {
             0..=2 => ScreenItem::barrier(Some(tile_of(rng.gen_range(0..tiles)))),
@@ -70,7 +76,11 @@ pub fn run_prop(
     while run.passed < items.len() {
         cycle += 1;
         if cycle > limit {
-            return Err(format!("no progress: {} of {} items left PROP", run.passed, items.len()));
+            return Err(format!(
+                "no progress: {} of {} items left PROP",
+                run.passed,
+                items.len()
+            ));
         }
         let reset = cycle == 1;
         let u = &mut h.uut;
@@ -95,31 +105,55 @@ pub fn run_prop(
         let item = u.out_item.val();
         if mon.check(reset, u.out_valid.val(), u.out_ready.val(), item)? {
             let kind = item.kind_code();
-            let key = if kind == KIND_NONTILED_BARRIER { u64::MAX } else { item.tile.index() as u64 };
+            let key = if kind == KIND_NONTILED_BARRIER {
+                u64::MAX
+            } else {
+                item.tile.index() as u64
+            };
             // The oldest item of its class that has not left must be this one.
             let seq = pending
                 .get_mut(&key)
                 .and_then(|q| q.pop_front())
-                .ok_or_else(|| format!("cycle {}: {:?} left PROP but never entered", cycle, item))?;
+                .ok_or_else(|| {
+                    format!("cycle {}: {:?} left PROP but never entered", cycle, item)
+                })?;
             if arrived[seq].1 != item {
-                return Err(format!("cycle {}: {:?} left before {:?} of its tile (order)", cycle, item, arrived[seq].1));
+                return Err(format!(
+                    "cycle {}: {:?} left before {:?} of its tile (order)",
+                    cycle, item, arrived[seq].1
+                ));
             }
             // Non-tiled barriers: everything before has left; nothing after has.
             if kind == KIND_NONTILED_BARRIER {
                 if let Some(k) = (0..seq).find(|&k| !left[k]) {
-                    return Err(format!("cycle {}: non-tiled barrier left before {:?}", cycle, arrived[k].1));
+                    return Err(format!(
+                        "cycle {}: non-tiled barrier left before {:?}",
+                        cycle, arrived[k].1
+                    ));
                 }
             }
-            if let Some(k) = (0..seq).rev().find(|&k| arrived[k].1.kind_code() == KIND_NONTILED_BARRIER) {
+            if let Some(k) = (0..seq)
+                .rev()
+                .find(|&k| arrived[k].1.kind_code() == KIND_NONTILED_BARRIER)
+            {
                 if !left[k] {
-                    return Err(format!("cycle {}: {:?} passed a non-tiled barrier still in PROP", cycle, item));
+                    return Err(format!(
+                        "cycle {}: {:?} passed a non-tiled barrier still in PROP",
+                        cycle, item
+                    ));
                 }
             }
             if nontiled_flag {
-                return Err(format!("cycle {}: {:?} left while the non-tiled flag was set", cycle, item));
+                return Err(format!(
+                    "cycle {}: {:?} left while the non-tiled flag was set",
+                    cycle, item
+                ));
             }
             if kind != KIND_NONTILED_BARRIER && flags.get(&key).copied().unwrap_or(false) {
-                return Err(format!("cycle {}: {:?} left while tile {}'s flag was set", cycle, item, key));
+                return Err(format!(
+                    "cycle {}: {:?} left while tile {}'s flag was set",
+                    cycle, item, key
+                ));
             }
             left[seq] = true;
             run.passed += 1;
@@ -145,7 +179,11 @@ pub fn run_prop(
         if u.in_valid.val() {
             if u.in_ready.val() {
                 let it = items[next];
-                let key = if it.kind_code() == KIND_NONTILED_BARRIER { u64::MAX } else { it.tile.index() as u64 };
+                let key = if it.kind_code() == KIND_NONTILED_BARRIER {
+                    u64::MAX
+                } else {
+                    it.tile.index() as u64
+                };
                 pending.entry(key).or_default().push_back(arrived.len());
                 arrived.push((next, it));
                 next += 1;
@@ -157,10 +195,40 @@ pub fn run_prop(
     }
     run.ports = finish_waves(h, out, |vars| {
         vec![
-            Group::new("input").sigs("prop", &["clock", "reset", "in_valid", "in_ready", "in_item$kind", "in_item$prim", "in_item$tile"], vars),
-            Group::new("flags").sigs("prop", &["nontiled_flag.q", "hold_count.q", "hold_fill"], vars),
-            Group::new("release").sigs("prop", &["release_valid", "release_tiled", "release_tile"], vars),
-            Group::new("output").sigs("prop", &["out_valid", "out_ready", "out_item$kind", "out_item$prim", "out_item$tile"], vars),
+            Group::new("input").sigs(
+                "prop",
+                &[
+                    "clock",
+                    "reset",
+                    "in_valid",
+                    "in_ready",
+                    "in_item$kind",
+                    "in_item$prim",
+                    "in_item$tile",
+                ],
+                vars,
+            ),
+            Group::new("flags").sigs(
+                "prop",
+                &["nontiled_flag.q", "hold_count.q", "hold_fill"],
+                vars,
+            ),
+            Group::new("release").sigs(
+                "prop",
+                &["release_valid", "release_tiled", "release_tile"],
+                vars,
+            ),
+            Group::new("output").sigs(
+                "prop",
+                &[
+                    "out_valid",
+                    "out_ready",
+                    "out_item$kind",
+                    "out_item$prim",
+                    "out_item$tile",
+                ],
+                vars,
+            ),
         ]
     })?;
     Ok(run)

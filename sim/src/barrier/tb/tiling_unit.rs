@@ -158,7 +158,12 @@ pub fn run_tiling(
     }
     let mut want: VecDeque<TuOutput> = model.out.iter().copied().collect();
     let mut want_flushes: VecDeque<(u64, u64)> = model.flushes.iter().copied().collect();
-    let mut h = harness(TilingUnit::default(), |u, c| u.clock.next = c.into(), out, "tiling_unit")?;
+    let mut h = harness(
+        TilingUnit::default(),
+        |u, c| u.clock.next = c.into(),
+        out,
+        "tiling_unit",
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut mon = ChannelMonitor::new("tiling_unit out");
     let mut next = 0usize;
@@ -192,14 +197,21 @@ pub fn run_tiling(
             return Err(format!("cycle {}: violation", cycle));
         }
         if u.flush_valid.val() {
-            let got = (u.flush_reason.val().index() as u64, u.flush_entries.val().index() as u64);
+            let got = (
+                u.flush_reason.val().index() as u64,
+                u.flush_entries.val().index() as u64,
+            );
             match want_flushes.pop_front() {
                 Some(w) if w == got => run.flushes += 1,
                 w => return Err(format!("cycle {}: flush {:?}, model {:?}", cycle, got, w)),
             }
         }
         let item = u.out_item.val();
-        let payload = (item.kind_code(), item.prim.index() as u64, item.tile.index() as u64);
+        let payload = (
+            item.kind_code(),
+            item.prim.index() as u64,
+            item.tile.index() as u64,
+        );
         if mon.check(reset, u.out_valid.val(), u.out_ready.val(), payload)? {
             match want.pop_front() {
                 Some(w) if w == payload => run.outputs += 1,
@@ -220,10 +232,47 @@ pub fn run_tiling(
     run.cycles = cycle;
     run.ports = finish_waves(h, out, |vars| {
         vec![
-            Group::new("input").sigs("tiling_unit", &["clock", "reset", "in_valid", "in_ready", "in_item$kind", "in_item$prim", "in_item$tile"], vars),
-            Group::new("bin").sigs("tiling_unit", &["state.q", "bin_count.q", "epochs.q", "round.q", "walk_tile.q", "cursor.q"], vars),
-            Group::new("flush").sigs("tiling_unit", &["flush_valid", "flush_reason", "flush_entries"], vars),
-            Group::new("output").sigs("tiling_unit", &["out_valid", "out_ready", "out_item$kind", "out_item$prim", "out_item$tile"], vars),
+            Group::new("input").sigs(
+                "tiling_unit",
+                &[
+                    "clock",
+                    "reset",
+                    "in_valid",
+                    "in_ready",
+                    "in_item$kind",
+                    "in_item$prim",
+                    "in_item$tile",
+                ],
+                vars,
+            ),
+            Group::new("bin").sigs(
+                "tiling_unit",
+                &[
+                    "state.q",
+                    "bin_count.q",
+                    "epochs.q",
+                    "round.q",
+                    "walk_tile.q",
+                    "cursor.q",
+                ],
+                vars,
+            ),
+            Group::new("flush").sigs(
+                "tiling_unit",
+                &["flush_valid", "flush_reason", "flush_entries"],
+                vars,
+            ),
+            Group::new("output").sigs(
+                "tiling_unit",
+                &[
+                    "out_valid",
+                    "out_ready",
+                    "out_item$kind",
+                    "out_item$prim",
+                    "out_item$tile",
+                ],
+                vars,
+            ),
         ]
     })?;
     Ok(run)
