@@ -2,7 +2,7 @@
 //! times, counted per cache tile and non-tiled, every release checked against the model on
 //! its exact cycle (including back-to-back barriers of one tile, which use the count bypass).
 //! Lint and co-simulation of the exported `barrier_counter`: tests/verilog.rs.
-use ppu_sim::barrier::tb::{random_instances, run_counter};
+use ppu_sim::barrier::tb::{back_to_back, random_instances, run_counter, run_counter_waves};
 use ppu_sim::repo_root;
 use ppu_sim::tb::TbOutput;
 use rand::SeedableRng;

@@ -4,7 +4,7 @@
 //! hold queue bound checked every cycle. Lint and co-simulation of the exported `prop`:
 //! tests/verilog.rs.
 use ppu_hdl::barrier::item::ScreenItem;
-use ppu_sim::barrier::tb::{random_prop_items, run_prop};
+use ppu_sim::barrier::tb::{other_tiles_pass, random_prop_items, run_prop, run_prop_waves};
 use ppu_sim::repo_root;
 use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
@@ -13,23 +13,13 @@ use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn br5_other_tiles_pass_while_one_tile_is_held_with_waves() {
-    // Tile 3's barrier, then tile 3's primitive (held until release) and tile 40's primitives
-    // (pass at once).
-    let items = vec![
-        ScreenItem::prim(0, 3),
-        ScreenItem::barrier(Some(3)),
-        ScreenItem::prim(1, 3),
-        ScreenItem::prim(2, 40),
-        ScreenItem::prim(3, 40),
-        ScreenItem::barrier(None),
-        ScreenItem::prim(4, 40),
-    ];
+    let items = other_tiles_pass();
     let wave = repo_root().join("waves/prop.vcd");
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
     };
-    let r = run_prop(&items, 30, 1.0, 5, &out).unwrap();
+    let r = run_prop_waves(&out).unwrap();
     assert_eq!(r.passed, items.len());
     assert_eq!(r.releases, 2);
     assert!(r.max_hold >= 1, "tile 3's primitive was never held");

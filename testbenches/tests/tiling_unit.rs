@@ -3,7 +3,7 @@
 //! directed cases the requirements name (threshold of one, a tiled barrier over empty tiles,
 //! back-to-back and mixed barriers). Lint and co-simulation of the exported `tiling_unit`:
 //! tests/verilog.rs.
-use ppu_sim::barrier::tb::{random_inputs, run_tiling, RefTiling, TuInput};
+use ppu_sim::barrier::tb::{random_inputs, run_tiling, run_tiling_waves, RefTiling, TuInput};
 use ppu_sim::repo_root;
 use ppu_sim::tb::TbOutput;
 use proptest::prelude::*;
@@ -59,25 +59,12 @@ fn br3_threshold_of_one_primitive_flushes_every_entry() {
 
 #[test]
 fn br8_back_to_back_and_mixed_barriers_with_waves() {
-    let inputs = vec![
-        e(0, 0),
-        TuInput::Tiled,
-        TuInput::Tiled,
-        e(1, 0),
-        e(1, 2),
-        TuInput::Tiled,
-        TuInput::NonTiled,
-        TuInput::NonTiled,
-        e(2, 1),
-        TuInput::Tiled,
-        TuInput::End,
-    ];
     let wave = repo_root().join("waves/tiling_unit.vcd");
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
     };
-    let r = run_tiling(3, 8, &inputs, 0.7, 0.6, 3, &out).unwrap();
+    let r = run_tiling_waves(&out).unwrap();
     // Flushes: the first non-tiled barrier (3 entries, 3 tiled barriers: 3 rounds x 3 tiles),
     // the second (empty), the end (1 entry, 1 tiled barrier).
     assert_eq!(r.flushes, 3);

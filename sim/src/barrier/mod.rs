@@ -26,5 +26,19 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
     let mut cfg = scenario::system_config(&scenario::builtin()).map_err(|e| e.to_string())?;
     cfg.vcd = Some(p);
     system::run(&cfg, None).map_err(|e| e.to_string())?;
-    Ok(vec!["barrier_system".into()])
+    fn out(p: &Path) -> crate::tb::TbOutput<'_> {
+        crate::tb::TbOutput {
+            vcd: Some(p),
+            record_ports: false,
+        }
+    }
+    tb::run_tiling_waves(&out(&dir.join("tiling_unit.vcd")))?;
+    tb::run_prop_waves(&out(&dir.join("prop.vcd")))?;
+    tb::run_counter_waves(&out(&dir.join("barrier_counter.vcd")))?;
+    Ok(vec![
+        "barrier_system".into(),
+        "tiling_unit".into(),
+        "prop".into(),
+        "barrier_counter".into(),
+    ])
 }

@@ -23,6 +23,7 @@
 use crate::harness::PortTrace;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
+use crate::vcd::gtkw::Group;
 use ppu_hdl::barrier::barrier_cluster::BarrierCluster;
 use ppu_hdl::barrier::item::{
     BarrierToken, ScreenItem, KIND_NONTILED_BARRIER, KIND_PRIM, KIND_TILED_BARRIER,
@@ -284,8 +285,82 @@ fn run_with<const P: usize, const S: usize>(
         }
         h.step().map_err(|e| RunError::Violation(e.to_string()))?;
     }
-    let ports = h.finish().map_err(|e| RunError::Output(e.to_string()))?;
+    let ports = crate::tb::finish_waves(h, &out, save_groups).map_err(RunError::Output)?;
     Ok((result, ports))
+}
+
+/// The GTKWave save file of a system run: per pipeline 0 and 1 the tiling unit's input,
+/// flushes and batches, PROP's input, hold queue and output; the back end's tokens and
+/// releases.
+fn save_groups(vars: &[(String, u32)]) -> Vec<Group> {
+    let top = "barrier_cluster";
+    let mut groups = vec![Group::new("control").sigs(
+        top,
+        &["clock", "reset", "tiles", "bin_capacity", "ready"],
+        vars,
+    )];
+    for p in 0..2 {
+        let has = |n: &str| {
+            vars.iter()
+                .any(|(v, _)| v == &format!("{}.{}${}", top, n, p))
+        };
+        if !has("bin_valid") {
+            continue;
+        }
+        // `item$kind` of pipeline p is `item$p$kind` in the VCD.
+        let names = |list: &[&str]| -> Vec<String> {
+            list.iter()
+                .map(|n| match n.split_once('$') {
+                    Some((a, b)) => format!("{}${}${}", a, p, b),
+                    None => format!("{}${}", n, p),
+                })
+                .collect()
+        };
+        let tu = names(&[
+            "bin_valid",
+            "bin_ready",
+            "bin_item$kind",
+            "bin_item$prim",
+            "bin_item$tile",
+            "flush_valid",
+            "flush_reason",
+            "flush_entries",
+            "batch_valid",
+            "batch_ready",
+            "batch_item$kind",
+            "batch_item$prim",
+            "batch_item$tile",
+        ]);
+        let prop = names(&[
+            "prop_in_valid",
+            "prop_in_ready",
+            "prop_in_item$kind",
+            "prop_in_item$prim",
+            "prop_in_item$tile",
+            "hold_fill",
+            "prop_out_valid",
+            "prop_out_ready",
+            "prop_out_item$kind",
+            "prop_out_item$prim",
+            "prop_out_item$tile",
+        ]);
+        let tu: Vec<&str> = tu.iter().map(|s| s.as_str()).collect();
+        let prop: Vec<&str> = prop.iter().map(|s| s.as_str()).collect();
+        groups.push(Group::new(&format!("tiling unit {}", p)).sigs(top, &tu, vars));
+        groups.push(Group::new(&format!("PROP {}", p)).sigs(top, &prop, vars));
+    }
+    groups.push(Group::new("back end").sigs(
+        top,
+        &[
+            "token_source",
+            "release_valid",
+            "release_tiled",
+            "release_tile",
+            "violation",
+        ],
+        vars,
+    ));
+    groups
 }
 
 /// The `done` event's fields.

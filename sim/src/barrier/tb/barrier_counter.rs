@@ -166,3 +166,14 @@ pub fn random_instances(rng: &mut ChaCha8Rng, tiles: u64, n: usize) -> Vec<Optio
         })
         .collect()
 }
+
+/// The barrier instances of the canonical `barrier_counter` waves: three tiled barriers of one
+/// tile back to back (the count bypass), two non-tiled, one of tile 200, tile 5 again.
+pub fn back_to_back() -> Vec<Option<u64>> {
+    vec![Some(5), Some(5), Some(5), None, None, Some(200), Some(5)]
+}
+
+/// The canonical `barrier_counter` waves: [`back_to_back`] from 2 pipelines.
+pub fn run_counter_waves(out: &TbOutput) -> Result<CounterRun, String> {
+    run_counter::<2, 1>(&back_to_back(), 1.0, 1, out)
+}

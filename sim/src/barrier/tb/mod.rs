@@ -4,9 +4,13 @@ pub mod barrier_counter;
 pub mod prop;
 pub mod tiling_unit;
 
-pub use barrier_counter::{random_instances, run_counter, CounterRun, RefCounter};
-pub use prop::{random_prop_items, run_prop, PropRun};
-pub use tiling_unit::{random_inputs, run_tiling, RefTiling, TilingRun, TuInput};
+pub use barrier_counter::{
+    back_to_back, random_instances, run_counter, run_counter_waves, CounterRun, RefCounter,
+};
+pub use prop::{other_tiles_pass, random_prop_items, run_prop, run_prop_waves, PropRun};
+pub use tiling_unit::{
+    mixed_barriers, random_inputs, run_tiling, run_tiling_waves, RefTiling, TilingRun, TuInput,
+};
 
 use super::scenario;
 use super::system;

@@ -233,3 +233,23 @@ pub fn run_prop(
     })?;
     Ok(run)
 }
+
+/// The directed items of the canonical `prop` waves (BR-5, BR-7): tile 3's barrier holds
+/// tile 3's next primitive while tile 40's primitives pass; a non-tiled barrier then holds
+/// everything after it.
+pub fn other_tiles_pass() -> Vec<ScreenItem> {
+    vec![
+        ScreenItem::prim(0, 3),
+        ScreenItem::barrier(Some(3)),
+        ScreenItem::prim(1, 3),
+        ScreenItem::prim(2, 40),
+        ScreenItem::prim(3, 40),
+        ScreenItem::barrier(None),
+        ScreenItem::prim(4, 40),
+    ]
+}
+
+/// The canonical `prop` waves: [`other_tiles_pass`], releases up to 30 cycles late.
+pub fn run_prop_waves(out: &TbOutput) -> Result<PropRun, String> {
+    run_prop(&other_tiles_pass(), 30, 1.0, 5, out)
+}

@@ -277,3 +277,28 @@ pub fn run_tiling(
     })?;
     Ok(run)
 }
+
+/// The directed stream of the canonical `tiling_unit` waves (BR-8): back-to-back tiled
+/// barriers, a tiled barrier followed by a non-tiled one, two non-tiled barriers back to back
+/// (the second flushes an empty bin) and a tiled barrier in the end flush, over 3 cache tiles.
+pub fn mixed_barriers() -> Vec<TuInput> {
+    let e = |prim, tile| TuInput::Entry { prim, tile };
+    vec![
+        e(0, 0),
+        TuInput::Tiled,
+        TuInput::Tiled,
+        e(1, 0),
+        e(1, 2),
+        TuInput::Tiled,
+        TuInput::NonTiled,
+        TuInput::NonTiled,
+        e(2, 1),
+        TuInput::Tiled,
+        TuInput::End,
+    ]
+}
+
+/// The canonical `tiling_unit` waves: [`mixed_barriers`], 3 cache tiles, capacity 8.
+pub fn run_tiling_waves(out: &TbOutput) -> Result<TilingRun, String> {
+    run_tiling(3, 8, &mixed_barriers(), 0.7, 0.6, 3, out)
+}
