@@ -10,13 +10,13 @@ use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn br5_back_to_back_barriers_of_one_tile_with_waves() {
-    let inst = vec![Some(5), Some(5), Some(5), None, None, Some(200), Some(5)];
+    let inst = back_to_back();
     let wave = repo_root().join("waves/barrier_counter.vcd");
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
     };
-    let r = run_counter::<2, 1>(&inst, 1.0, 1, &out).unwrap();
+    let r = run_counter_waves(&out).unwrap();
     assert_eq!(r.releases, inst.len());
     assert_eq!(r.tokens, 2 * inst.len());
 }

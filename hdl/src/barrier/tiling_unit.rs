@@ -12,6 +12,7 @@
 //!   flushes (a primitive reaching more cache tiles than that is split across flushes);
 //! - `barrier`: a non-tiled barrier flushes (also an empty bin), then goes down the pipeline;
 //! - `end`: the end marker flushes (also an empty bin).
+//!
 //! A tiled barrier does not flush: it is counted (`epochs`) and every entry records how many
 //! tiled barriers came before it. At the next flush each cache tile of the screen (`tiles`,
 //! empty ones included) gets the barrier after its earlier entries and before its later ones.
@@ -328,10 +329,11 @@ impl Logic for TilingUnit {
         self.link_bypass.d.next =
             self.link_valid.q.val() & (self.link_tile.q.val() == self.in_tile.val());
         self.link_bypass_tail.d.next = self.link_entry.q.val();
-        if self.take_input.val() & (self.in_item.val().kind == self.kind_tiled.val()) {
-            if self.epochs.q.val() != self.max_epochs.val() {
-                self.epochs.d.next = self.epochs.q.val() + bits::<8>(1);
-            }
+        if self.take_input.val()
+            & (self.in_item.val().kind == self.kind_tiled.val())
+            & (self.epochs.q.val() != self.max_epochs.val())
+        {
+            self.epochs.d.next = self.epochs.q.val() + bits::<8>(1);
         }
         if self.take_input.val() & (self.in_item.val().kind == self.kind_nontiled.val()) {
             self.state.d.next = self.st_flush_start.val();

@@ -206,9 +206,9 @@ fn run_with<const P: usize, const S: usize>(
             }
             result.max_hold = result.max_hold.max(u.hold_fill[p].val().index() as u64);
         }
-        for p in 0..P {
+        for (p, queue) in tokens.iter_mut().enumerate() {
             if u.token_valid[p].val() && u.token_ready[p].val() {
-                let item = tokens[p].pop_front().unwrap_or_default();
+                let item = queue.pop_front().unwrap_or_default();
                 watch.token();
                 emit(
                     &mut trace,

@@ -25,6 +25,8 @@ pub struct CounterRun {
 
 /// `instances` barriers (`None`: non-tiled) over `tiles` cache tiles, through a counter of
 /// `P` pipelines; each pipeline offers its next token with probability `rate`.
+/// Long because it is the cycle loop: drive every pipeline, settle, check the release against
+/// the model, account the tokens taken.
 pub fn run_counter<const P: usize, const S: usize>(
     instances: &[Option<u64>],
     rate: f64,

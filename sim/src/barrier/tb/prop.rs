@@ -34,7 +34,7 @@ pub fn random_prop_items(rng: &mut ChaCha8Rng, tiles: u64, items: usize) -> Vec<
     // Even tiles share flag word 0 (a release and a barrier of one word in one cycle), odd
     // ones spread over the 256 flags.
     let tile_of = |k: u64| {
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             k
         } else {
             (k * 37) % MAX_TILES as u64
@@ -51,6 +51,8 @@ pub fn random_prop_items(rng: &mut ChaCha8Rng, tiles: u64, items: usize) -> Vec<
 
 /// Drive `items` through PROP; releases come `1..=max_delay` cycles after their barrier
 /// leaves; ROP takes with probability `out_rate`.
+/// Long because it is the cycle loop: drive, settle, and check every rule of the module doc on
+/// each item that leaves, in one place.
 pub fn run_prop(
     items: &[ScreenItem],
     max_delay: u64,

@@ -143,6 +143,7 @@ pub struct TilingRun {
 
 /// Drive `inputs` into a tiling unit of `tiles` cache tiles and capacity `capacity`; inputs
 /// offered with probability `in_rate`, output taken with probability `out_rate`.
+/// Long because it is the cycle loop: drive, settle, compare flushes and outputs with the model.
 pub fn run_tiling(
     tiles: u64,
     capacity: u64,
