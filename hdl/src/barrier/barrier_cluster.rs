@@ -11,7 +11,7 @@
 //! the crossbar), `batch_valid[i]`/`batch_ready[i]`/`batch_item[i]` (tiling-unit output),
 //! `flush_valid[i]`, `flush_reason[i]`, `flush_entries[i]`, `bin_idle[i]`;
 //! `prop_in_valid[i]`/`prop_in_ready[i]`/`prop_in_item[i]`, `prop_out_valid[i]`/
-//! `prop_out_ready[i]`/`prop_out_item[i]`, `hold_fill[i]`; `token_valid[i]`/`token_ready[i]`/
+//! `prop_out_ready[i]`/`prop_out_item[i]`, `hold_fill[i]`, `prop_busy[i]`; `token_valid[i]`/`token_ready[i]`/
 //! `token[i]` (back-end input). Shared: `clock`, `reset`, `tiles`, `bin_capacity`;
 //! `release_valid`, `release_tiled`, `release_tile` (what the back end sends every PROP);
 //! `ready` (the back end's clear sweep is over); `violation` (any block's).
@@ -47,6 +47,7 @@ pub struct BarrierCluster<const PIPES: usize, const SRC_BITS: usize> {
     pub prop_out_ready: [Signal<In, Bit>; PIPES],
     pub prop_out_item: [Signal<Out, ScreenItem>; PIPES],
     pub hold_fill: [Signal<Out, Bits<4>>; PIPES],
+    pub prop_busy: [Signal<Out, Bit>; PIPES],
     pub token_valid: [Signal<In, Bit>; PIPES],
     pub token_ready: [Signal<Out, Bit>; PIPES],
     pub token: [Signal<In, BarrierToken>; PIPES],
@@ -86,6 +87,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCluster<PIPES
             prop_out_ready: std::array::from_fn(|_| Default::default()),
             prop_out_item: std::array::from_fn(|_| Default::default()),
             hold_fill: std::array::from_fn(|_| Default::default()),
+            prop_busy: std::array::from_fn(|_| Default::default()),
             token_valid: std::array::from_fn(|_| Default::default()),
             token_ready: std::array::from_fn(|_| Default::default()),
             token: std::array::from_fn(|_| Default::default()),
@@ -135,6 +137,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCluster<PIPES, 
             self.props[i].release_tiled.next = self.backend.release_tiled.val();
             self.props[i].release_tile.next = self.backend.release_tile.val();
             self.hold_fill[i].next = self.props[i].hold_fill.val();
+            self.prop_busy[i].next = self.props[i].busy.val();
             self.backend.token_valid[i].next = self.token_valid[i].val();
             self.backend.token[i].next = self.token[i].val();
             self.token_ready[i].next = self.backend.token_ready[i].val();

@@ -15,9 +15,10 @@
 //! token, or the arbiter saw a requester drop `valid`).
 //!
 //! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
-//! wait). Then one token per cycle; a token taken in cycle t shows its release in cycle t+2.
-//! A count read in the cycle the previous token writes the same tile takes the written value
-//! (bypass), so same-tile tokens back to back count correctly.
+//! wait). Then one token per cycle in three stages: stage 0 takes the token and addresses its
+//! tile's count, stage 1 registers the count read (or, for the same tile, the count the token
+//! ahead is writing now or wrote at the last edge), stage 2 adds one and writes back or
+//! releases. A token taken in cycle t shows its release in cycle t+3.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use crate::widgets::rr_arbiter::RrArbiter;
@@ -43,13 +44,21 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     tile_counts: BlockRam<Bits<4>, TILE_BITS>,
     clearing: DFF<Bit>,
     clear_tile: DFF<Bits<TILE_BITS>>,
-    /// The token read in the previous cycle, now counted.
+    /// Stage 1: the token whose count the block RAM reads (address given last cycle).
+    read_valid: DFF<Bit>,
+    read_tiled: DFF<Bit>,
+    read_tile: DFF<Bits<TILE_BITS>>,
+    /// Stage 2: the token being counted, with its tile's count before it.
     count_valid: DFF<Bit>,
     count_tiled: DFF<Bit>,
     count_tile: DFF<Bits<TILE_BITS>>,
-    /// The previous token wrote this token's tile: its count is `bypass_count`, not the RAM's.
-    bypass: DFF<Bit>,
-    bypass_count: DFF<Bits<4>>,
+    count_before: DFF<Bits<4>>,
+    /// The count written at the last clock edge (its tile and value): a read of that tile in
+    /// the same edge returns an undefined word, so stage 1 takes this value instead.
+    written_valid: DFF<Bit>,
+    written_tile: DFF<Bits<TILE_BITS>>,
+    written_count: DFF<Bits<4>>,
+    read_count: Signal<Local, Bits<4>>,
     nontiled_count: DFF<Bits<4>>,
     release_valid_reg: DFF<Bit>,
     release_tiled_reg: DFF<Bit>,
@@ -96,11 +105,17 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             tile_counts: Default::default(),
             clearing: Default::default(),
             clear_tile: Default::default(),
+            read_valid: Default::default(),
+            read_tiled: Default::default(),
+            read_tile: Default::default(),
             count_valid: Default::default(),
             count_tiled: Default::default(),
             count_tile: Default::default(),
-            bypass: Default::default(),
-            bypass_count: Default::default(),
+            count_before: Default::default(),
+            written_valid: Default::default(),
+            written_tile: Default::default(),
+            written_count: Default::default(),
+            read_count: Default::default(),
             nontiled_count: Default::default(),
             release_valid_reg: Default::default(),
             release_tiled_reg: Default::default(),
@@ -126,11 +141,16 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             clock,
             clearing,
             clear_tile,
+            read_valid,
+            read_tiled,
+            read_tile,
             count_valid,
             count_tiled,
             count_tile,
-            bypass,
-            bypass_count,
+            count_before,
+            written_valid,
+            written_tile,
+            written_count,
             nontiled_count,
             release_valid_reg,
             release_tiled_reg,
@@ -146,12 +166,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.grant_kind.next = self.arbiter.grant_data.val().kind;
         self.grant_tile.next = self.arbiter.grant_data.val().tile;
         self.token_source.next = self.arbiter.grant_source.val();
-        // Count the token taken last cycle.
-        self.count_old.next = self.tile_counts.read_data.val();
+        // Stage 2: count the token; write its tile's count back, or release.
+        self.count_old.next = self.count_before.q.val();
         if !self.count_tiled.q.val() {
             self.count_old.next = self.nontiled_count.q.val();
-        } else if self.bypass.q.val() {
-            self.count_old.next = self.bypass_count.q.val();
         }
         self.count_new.next = self.count_old.val() + bits::<4>(1);
         self.count_reached.next = self.count_new.val() == self.pipes_count.val();
@@ -168,17 +186,31 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         if self.count_valid.q.val() & !self.count_tiled.q.val() {
             self.nontiled_count.d.next = self.count_written.val();
         }
-        // Take the next token (none during the clear sweep).
+        self.written_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        self.written_tile.d.next = self.count_tile.q.val();
+        self.written_count.d.next = self.count_written.val();
+        // Stage 1: the count read for the next token, or the newer one still being written.
+        self.read_count.next = self.tile_counts.read_data.val();
+        if self.written_valid.q.val() & (self.written_tile.q.val() == self.read_tile.q.val()) {
+            self.read_count.next = self.written_count.q.val();
+        }
+        if self.count_valid.q.val()
+            & self.count_tiled.q.val()
+            & (self.count_tile.q.val() == self.read_tile.q.val())
+        {
+            self.read_count.next = self.count_written.val();
+        }
+        self.count_valid.d.next = self.read_valid.q.val();
+        self.count_tiled.d.next = self.read_tiled.q.val();
+        self.count_tile.d.next = self.read_tile.q.val();
+        self.count_before.d.next = self.read_count.val();
+        // Stage 0: take the next token (none during the clear sweep) and read its count.
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();
         self.tile_counts.read_address.next = self.grant_tile.val();
-        self.count_valid.d.next = self.take_token.val();
-        self.count_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
-        self.count_tile.d.next = self.grant_tile.val();
-        self.bypass.d.next = self.count_valid.q.val()
-            & self.count_tiled.q.val()
-            & (self.count_tile.q.val() == self.grant_tile.val());
-        self.bypass_count.d.next = self.count_written.val();
+        self.read_valid.d.next = self.take_token.val();
+        self.read_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
+        self.read_tile.d.next = self.grant_tile.val();
         // The clear sweep after reset.
         if self.clearing.q.val() {
             self.tile_counts.write_address.next = self.clear_tile.q.val();
@@ -198,8 +230,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_tile.d.next = bits::<TILE_BITS>(0);
+            self.read_valid.d.next = false;
             self.count_valid.d.next = false;
-            self.bypass.d.next = false;
+            self.written_valid.d.next = false;
             self.nontiled_count.d.next = bits::<4>(0);
             self.release_valid_reg.d.next = false;
             self.release_tiled_reg.d.next = false;

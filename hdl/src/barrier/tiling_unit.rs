@@ -33,8 +33,9 @@
 //! flush, or `tiles` not in 1..=256).
 //!
 //! Timing: binning takes one entry per cycle. A flush starts the cycle after the entry or
-//! command that causes it; it then sends one entry or barrier per cycle, plus two cycles per
-//! cache tile visited and one per round; the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
+//! command that causes it; it then sends one entry per two cycles (the block RAMs' words are
+//! registered before the decision that follows the list) and one barrier per cycle, plus two
+//! cycles per cache tile visited; the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
 //! no input while it flushes.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
@@ -55,6 +56,7 @@ const ST_WALK: u64 = 4;
 const ST_BARRIER: u64 = 5;
 const ST_NEXT_TILE: u64 = 6;
 const ST_FLUSH_TAIL: u64 = 7;
+const ST_WALK_FETCH: u64 = 8;
 
 #[derive(LogicBlock)]
 pub struct TilingUnit {
@@ -82,7 +84,7 @@ pub struct TilingUnit {
     tile_head: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
     tile_tail: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
     tile_nonempty: [DFF<Bits<32>>; FLAG_WORDS],
-    state: DFF<Bits<3>>,
+    state: DFF<Bits<4>>,
     /// Entries in the bin; the next entry's index.
     bin_count: DFF<Bits<9>>,
     /// Tiled barriers waiting for the next flush.
@@ -102,6 +104,10 @@ pub struct TilingUnit {
     post_phase: DFF<Bit>,
     cursor: DFF<Bits<ENTRY_BITS>>,
     walk_tail: DFF<Bits<ENTRY_BITS>>,
+    /// The entry at `cursor`, registered from the block RAMs.
+    cur_prim: DFF<Bits<PRIM_BITS>>,
+    cur_epoch: DFF<Bits<8>>,
+    cur_next: DFF<Bits<ENTRY_BITS>>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
     in_nonempty_word: Signal<Local, Bits<32>>,
     in_first: Signal<Local, Bit>,
@@ -124,14 +130,15 @@ pub struct TilingUnit {
     entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
     clear_walk_bit: Signal<Local, Bit>,
     word_index: [Constant<Bits<3>>; FLAG_WORDS],
-    st_accept: Constant<Bits<3>>,
-    st_flush_start: Constant<Bits<3>>,
-    st_tile_start: Constant<Bits<3>>,
-    st_tile_read: Constant<Bits<3>>,
-    st_walk: Constant<Bits<3>>,
-    st_barrier: Constant<Bits<3>>,
-    st_next_tile: Constant<Bits<3>>,
-    st_flush_tail: Constant<Bits<3>>,
+    st_accept: Constant<Bits<4>>,
+    st_flush_start: Constant<Bits<4>>,
+    st_tile_start: Constant<Bits<4>>,
+    st_tile_read: Constant<Bits<4>>,
+    st_walk: Constant<Bits<4>>,
+    st_barrier: Constant<Bits<4>>,
+    st_next_tile: Constant<Bits<4>>,
+    st_flush_tail: Constant<Bits<4>>,
+    st_walk_fetch: Constant<Bits<4>>,
     kind_prim: Constant<Bits<2>>,
     kind_tiled: Constant<Bits<2>>,
     kind_nontiled: Constant<Bits<2>>,
@@ -144,7 +151,7 @@ pub struct TilingUnit {
 
 impl Default for TilingUnit {
     fn default() -> Self {
-        let st = |v: u64| Constant::new(bits::<3>(v));
+        let st = |v: u64| Constant::new(bits::<4>(v));
         let kind = |v: u64| Constant::new(bits::<2>(v));
         Self {
             clock: Default::default(),
@@ -186,6 +193,9 @@ impl Default for TilingUnit {
             post_phase: Default::default(),
             cursor: Default::default(),
             walk_tail: Default::default(),
+            cur_prim: Default::default(),
+            cur_epoch: Default::default(),
+            cur_next: Default::default(),
             in_tile: Default::default(),
             in_nonempty_word: Default::default(),
             in_first: Default::default(),
@@ -216,6 +226,7 @@ impl Default for TilingUnit {
             st_barrier: st(ST_BARRIER),
             st_next_tile: st(ST_NEXT_TILE),
             st_flush_tail: st(ST_FLUSH_TAIL),
+            st_walk_fetch: st(ST_WALK_FETCH),
             kind_prim: kind(KIND_PRIM),
             kind_tiled: kind(KIND_TILED_BARRIER),
             kind_nontiled: kind(KIND_NONTILED_BARRIER),
@@ -252,6 +263,9 @@ impl Logic for TilingUnit {
             post_phase,
             cursor,
             walk_tail,
+            cur_prim,
+            cur_epoch,
+            cur_next,
             out_valid_reg,
             out_item_reg
         );
@@ -372,7 +386,7 @@ impl Logic for TilingUnit {
         self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
         self.walk_nonempty.next = (self.walk_nonempty_word.val() & self.walk_mask.val()).any();
         self.entry_in_phase.next =
-            self.post_phase.q.val() | (self.entry_epoch.read_data.val() < self.round.q.val());
+            self.post_phase.q.val() | (self.cur_epoch.q.val() < self.round.q.val());
         // Inside a state that emits, the emitted item is taken when the output register is
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
@@ -402,13 +416,19 @@ impl Logic for TilingUnit {
             self.cursor.d.next = self.tile_head.read_data.val();
             self.walk_tail.d.next = self.tile_tail.read_data.val();
             self.entry_read_address.next = self.tile_head.read_data.val();
+            self.state.d.next = self.st_walk_fetch.val();
+        }
+        if self.state.q.val() == self.st_walk_fetch.val() {
+            self.cur_prim.d.next = self.entry_prim.read_data.val();
+            self.cur_epoch.d.next = self.entry_epoch.read_data.val();
+            self.cur_next.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
         }
         if self.state.q.val() == self.st_walk.val() {
             if self.entry_in_phase.val() {
                 self.emit_valid.next = true;
                 self.emit_item.next.kind = self.kind_prim.val();
-                self.emit_item.next.prim = self.entry_prim.read_data.val();
+                self.emit_item.next.prim = self.cur_prim.q.val();
                 self.emit_item.next.tile = self.walk_tile.q.val();
                 if self.emit_taken.val() {
                     if self.cursor.q.val() == self.walk_tail.q.val() {
@@ -419,8 +439,9 @@ impl Logic for TilingUnit {
                             self.state.d.next = self.st_next_tile.val();
                         }
                     } else {
-                        self.cursor.d.next = self.entry_next.read_data.val();
-                        self.entry_read_address.next = self.entry_next.read_data.val();
+                        self.cursor.d.next = self.cur_next.q.val();
+                        self.entry_read_address.next = self.cur_next.q.val();
+                        self.state.d.next = self.st_walk_fetch.val();
                     }
                 }
             } else {
@@ -439,8 +460,9 @@ impl Logic for TilingUnit {
             if self.emit_taken.val() {
                 self.state.d.next = self.st_next_tile.val();
                 if self.last_round.val() & self.walk_nonempty.val() {
+                    // The entries after the last barrier: read the entry at `cursor` again.
                     self.post_phase.d.next = true;
-                    self.state.d.next = self.st_walk.val();
+                    self.state.d.next = self.st_walk_fetch.val();
                 }
             }
         }

@@ -262,8 +262,7 @@ fn run_with<const P: usize, const S: usize>(
                     && screen[p].is_empty()
                     && rop[p].is_empty()
                     && tokens[p].is_empty()
-                    && u.hold_fill[p].val().index() == 0
-                    && !u.prop_out_valid[p].val()
+                    && !u.prop_busy[p].val()
             })
             && watch.all_released();
         if fe.step(cycle, idle, &mut result) {

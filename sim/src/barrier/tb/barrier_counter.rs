@@ -1,7 +1,7 @@
 //! Testbench of [`BarrierCounter`] (SPEC BR-4, BR-5): `P` pipelines each send one token per
 //! barrier instance, in instance order, at random times; like PROP, a pipeline sends a tiled
 //! barrier's token only after the previous barrier of that tile was released. The model counts
-//! per cache tile (and non-tiled) on every accepted token and expects `release` exactly two
+//! per cache tile (and non-tiled) on every accepted token and expects `release` exactly three
 //! cycles after the token that makes a count reach `P`, nothing else.
 use crate::harness::PortTrace;
 use crate::tb::{finish_waves, harness, TbOutput};
@@ -118,7 +118,7 @@ pub fn run_counter<const P: usize, const S: usize>(
                 *c += 1;
                 if *c == P {
                     *c = 0;
-                    expect.push((cycle + 2, b));
+                    expect.push((cycle + 3, b));
                 }
                 next[p] += 1;
                 offered[p] = false;
