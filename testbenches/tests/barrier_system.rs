@@ -146,6 +146,35 @@ fn br8_mixed_back_to_back_barriers_and_a_threshold_of_one_with_waves() {
 }
 
 #[test]
+fn br5_two_pipelines_splitting_two_tiled_barriers_differently_finish() {
+    // 2 pipelines, 2 cache tiles, capacity 2. Pipeline 0 flushes on its threshold between the
+    // two tiled barriers; pipeline 1 carries both in one flush, followed by twelve primitives of
+    // cache tile 0 (more than PROP's hold queue). Both pipelines must send barrier 1 of every
+    // tile before barrier 2 of any tile, or each waits for the other.
+    let mut cmds = vec![
+        json!({"kind":"draw","prims":[{"id":1,"bbox":[0,0,3,3]}]}),
+        json!({"kind":"barrier","tiled":true}),
+        json!({"kind":"draw","prims":[{"id":2,"bbox":[0,0,3,3]}]}),
+        json!({"kind":"barrier","tiled":true}),
+    ];
+    let prims: Vec<Value> = (0..12)
+        .map(|i| json!({"id": 10 + i, "bbox": [8, 0, 11, 3]}))
+        .collect();
+    cmds.push(json!({"kind":"draw","prims":prims}));
+    let mut v = scenario(2, [64, 32], 8, 2, Value::Array(cmds));
+    v["config"]["latency"]["rop"] = json!(60);
+    let cfg = system_config(&v).unwrap();
+    let (r, _) = run_checked(&v, &cfg, None).unwrap();
+    assert_eq!(r.rop_done, 14);
+    assert_eq!(r.releases, 2 * 2);
+    // PROP's hold queue filled up: without the rounds this is where the pipelines would wait
+    // for each other.
+    assert_eq!(r.max_hold, 8);
+    let flushes = expected_flushes(&v).unwrap();
+    assert!(flushes[0].iter().any(|f| f.1 == 2) && flushes[1].len() > 1);
+}
+
+#[test]
 fn br7_upstream_keeps_accepting_while_prop_holds() {
     // A long ROP: the non-tiled barrier is held for a long time, yet the tiling units take
     // and flush every primitive after it before the release comes.
