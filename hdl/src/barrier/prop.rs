@@ -93,6 +93,9 @@ pub struct Prop {
     pass_item: Signal<Local, ScreenItem>,
     pass_tile: Signal<Local, Bits<TILE_BITS>>,
     pass_is_tiled: Signal<Local, Bit>,
+    head_tile: Signal<Local, Bits<TILE_BITS>>,
+    head_is_tiled: Signal<Local, Bit>,
+    stage_is_tiled: Signal<Local, Bit>,
     take_input: Signal<Local, Bit>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
     in_flag_word: Signal<Local, Bits<32>>,
@@ -164,6 +167,9 @@ impl Default for Prop {
             pass_item: Default::default(),
             pass_tile: Default::default(),
             pass_is_tiled: Default::default(),
+            head_tile: Default::default(),
+            head_is_tiled: Default::default(),
+            stage_is_tiled: Default::default(),
             take_input: Default::default(),
             in_tile: Default::default(),
             in_flag_word: Default::default(),
@@ -236,12 +242,15 @@ impl Logic for Prop {
             }
         }
         self.head_is_nontiled.next = self.head_item.val().kind == self.kind_nontiled.val();
+        self.head_is_tiled.next = self.head_item.val().kind == self.kind_tiled.val();
+        self.head_tile.next = self.head_item.val().tile;
         self.head_leaves.next = self.hold_count.q.val().any()
             & !self.nontiled_flag.q.val()
             & (self.head_is_nontiled.val() | !self.head_blocked.val())
             & self.out_free.val();
         // The staged item passes, joins the queue, or waits.
         self.stage_is_nontiled.next = self.stage_item.q.val().kind == self.kind_nontiled.val();
+        self.stage_is_tiled.next = self.stage_item.q.val().kind == self.kind_tiled.val();
         self.stage_must_hold.next = self.nontiled_flag.q.val()
             | self.hold_nontiled.q.val().any()
             | (self.stage_is_nontiled.val() & self.hold_count.q.val().any())
@@ -280,7 +289,9 @@ impl Logic for Prop {
         self.stage_flag_now.next = (self.stage_flag.q.val()
             & !(self.release_tiled_now.val()
                 & (self.release_tile.val() == self.stage_tile.q.val())))
-            | (self.pass_is_tiled.val() & (self.pass_tile.val() == self.stage_tile.q.val()));
+            | (self.head_leaves.val()
+                & self.head_is_tiled.val()
+                & (self.head_tile.val() == self.stage_tile.q.val()));
         // The arriving item: its tile's flag and whether an older item of its tile is queued.
         self.in_tile.next = self.in_item.val().tile;
         self.in_flag_word.next = bits::<32>(0);
@@ -293,7 +304,12 @@ impl Logic for Prop {
         self.in_flag.next = ((self.in_flag_word.val() & self.in_mask.val()).any()
             | (self.pending_set_valid.q.val()
                 & (self.pending_set_tile.q.val() == self.in_tile.val()))
-            | (self.pass_is_tiled.val() & (self.pass_tile.val() == self.in_tile.val())))
+            | (self.head_leaves.val()
+                & self.head_is_tiled.val()
+                & (self.head_tile.val() == self.in_tile.val()))
+            | (self.stage_passes.val()
+                & self.stage_is_tiled.val()
+                & (self.stage_tile.q.val() == self.in_tile.val())))
             & !(self.release_tiled_now.val() & (self.release_tile.val() == self.in_tile.val()));
         self.in_queued.next =
             self.stage_queues.val() & (self.stage_tile.q.val() == self.in_tile.val());
@@ -317,8 +333,14 @@ impl Logic for Prop {
         for i in 0..HOLD_SLOTS {
             self.slot_release_hit.next = self.release_tiled_now.val()
                 & (self.release_tile.val() == self.hold_tile[i].q.val());
-            self.slot_pass_hit.next =
-                self.pass_is_tiled.val() & (self.pass_tile.val() == self.hold_tile[i].q.val());
+            // The barrier passing now (from the head or the stage) sets this slot's flag; both
+            // candidates are compared in parallel with the decision.
+            self.slot_pass_hit.next = (self.head_leaves.val()
+                & self.head_is_tiled.val()
+                & (self.head_tile.val() == self.hold_tile[i].q.val()))
+                | (self.stage_passes.val()
+                    & self.stage_is_tiled.val()
+                    & (self.stage_tile.q.val() == self.hold_tile[i].q.val()));
             self.hold_blocked[i].d.next = (self.hold_blocked[i].q.val()
                 & !self.slot_release_hit.val())
                 | self.slot_pass_hit.val();

@@ -32,7 +32,8 @@
 //! empty, nothing in flight); `violation` (more than 255 tiled barriers waiting for one
 //! flush, or `tiles` not in 1..=256).
 //!
-//! Timing: binning takes one entry per cycle. A flush starts the cycle after the entry or
+//! Timing: an item waits one cycle in an input stage (where its tile's list is looked up),
+//! then binning takes one entry per cycle. A flush starts the cycle after the entry or
 //! command that causes it; it then sends one entry per two cycles (the block RAMs' words are
 //! registered before the decision that follows the list) and one barrier per cycle, plus two
 //! cycles per cache tile visited; the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
@@ -108,6 +109,14 @@ pub struct TilingUnit {
     cur_prim: DFF<Bits<PRIM_BITS>>,
     cur_epoch: DFF<Bits<8>>,
     cur_next: DFF<Bits<ENTRY_BITS>>,
+    /// The input stage: the next item, and whether its tile's list is empty (looked up as it
+    /// enters, kept current by the entry ahead of it and by the end of a flush).
+    stage_valid: DFF<Bit>,
+    stage_item: DFF<ScreenItem>,
+    stage_tile: DFF<Bits<TILE_BITS>>,
+    stage_first: DFF<Bit>,
+    stage_mask: Signal<Local, Bits<32>>,
+    load_input: Signal<Local, Bit>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
     in_nonempty_word: Signal<Local, Bits<32>>,
     in_first: Signal<Local, Bit>,
@@ -196,6 +205,12 @@ impl Default for TilingUnit {
             cur_prim: Default::default(),
             cur_epoch: Default::default(),
             cur_next: Default::default(),
+            stage_valid: Default::default(),
+            stage_item: Default::default(),
+            stage_tile: Default::default(),
+            stage_first: Default::default(),
+            stage_mask: Default::default(),
+            load_input: Default::default(),
             in_tile: Default::default(),
             in_nonempty_word: Default::default(),
             in_first: Default::default(),
@@ -267,7 +282,11 @@ impl Logic for TilingUnit {
             cur_epoch,
             cur_next,
             out_valid_reg,
-            out_item_reg
+            out_item_reg,
+            stage_valid,
+            stage_item,
+            stage_tile,
+            stage_first
         );
         clock!(
             self,
@@ -290,12 +309,12 @@ impl Logic for TilingUnit {
         self.tile_tail.write_enable.next = false;
         self.entry_prim.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
         self.entry_epoch.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
-        self.entry_prim.write_data.next = self.in_item.val().prim;
+        self.entry_prim.write_data.next = self.stage_item.q.val().prim;
         self.entry_epoch.write_data.next = self.epochs.q.val();
-        self.tile_head.write_address.next = self.in_item.val().tile;
+        self.tile_head.write_address.next = self.stage_tile.q.val();
         self.tile_head.write_data.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
         self.tile_head.read_address.next = self.walk_tile.q.val();
-        self.tile_tail.read_address.next = self.in_item.val().tile;
+        self.tile_tail.read_address.next = self.stage_tile.q.val();
         self.tile_tail.write_address.next = self.link_tile.q.val();
         self.tile_tail.write_data.next = self.link_entry.q.val();
         self.entry_next.write_address.next = self.tile_tail.read_data.val();
@@ -303,7 +322,7 @@ impl Logic for TilingUnit {
         self.flush_valid_reg.d.next = false;
         self.link_valid.d.next = false;
         self.emit_valid.next = false;
-        self.emit_item.next = self.in_item.val();
+        self.emit_item.next = self.stage_item.q.val();
         self.entry_read_address.next = self.cursor.q.val();
         self.clear_walk_bit.next = false;
         // Binning: the input's tile and whether its list is empty.
@@ -316,20 +335,22 @@ impl Logic for TilingUnit {
         }
         self.in_mask.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
         self.in_first.next = !(self.in_nonempty_word.val() & self.in_mask.val()).any();
-        self.take_input.next = self.in_valid.val() & (self.state.q.val() == self.st_accept.val());
+        self.take_input.next =
+            self.stage_valid.q.val() & (self.state.q.val() == self.st_accept.val());
+        self.stage_mask.next = bits::<32>(1) << self.stage_tile.q.val().get_bits::<5>(0);
         self.take_prim.next =
-            self.take_input.val() & (self.in_item.val().kind == self.kind_prim.val());
+            self.take_input.val() & (self.stage_item.q.val().kind == self.kind_prim.val());
         self.count_next.next = self.bin_count.q.val() + bits::<9>(1);
         if self.take_prim.val() {
             self.entry_prim.write_enable.next = true;
             self.entry_epoch.write_enable.next = true;
-            self.tile_head.write_enable.next = self.in_first.val();
+            self.tile_head.write_enable.next = self.stage_first.q.val();
             self.bin_count.d.next = self.count_next.val();
             self.link_valid.d.next = true;
             for w in 0..FLAG_WORDS {
-                if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
+                if self.stage_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
                     self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() | self.in_mask.val();
+                        self.tile_nonempty[w].q.val() | self.stage_mask.val();
                 }
             }
             if self.count_next.val() == self.bin_capacity.val() {
@@ -337,23 +358,35 @@ impl Logic for TilingUnit {
                 self.flush_reason_reg.d.next = self.reason_threshold.val();
             }
         }
-        self.link_tile.d.next = self.in_tile.val();
+        // The input stage: load the next item as this one is taken.
+        self.load_input.next =
+            self.in_valid.val() & (!self.stage_valid.q.val() | self.take_input.val());
+        if self.load_input.val() {
+            self.stage_valid.d.next = true;
+            self.stage_item.d.next = self.in_item.val();
+            self.stage_tile.d.next = self.in_tile.val();
+            self.stage_first.d.next = self.in_first.val()
+                & !(self.take_prim.val() & (self.stage_tile.q.val() == self.in_tile.val()));
+        } else if self.take_input.val() {
+            self.stage_valid.d.next = false;
+        }
+        self.link_tile.d.next = self.stage_tile.q.val();
         self.link_entry.d.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
-        self.link_first.d.next = self.in_first.val();
+        self.link_first.d.next = self.stage_first.q.val();
         self.link_bypass.d.next =
-            self.link_valid.q.val() & (self.link_tile.q.val() == self.in_tile.val());
+            self.link_valid.q.val() & (self.link_tile.q.val() == self.stage_tile.q.val());
         self.link_bypass_tail.d.next = self.link_entry.q.val();
         if self.take_input.val()
-            & (self.in_item.val().kind == self.kind_tiled.val())
+            & (self.stage_item.q.val().kind == self.kind_tiled.val())
             & (self.epochs.q.val() != self.max_epochs.val())
         {
             self.epochs.d.next = self.epochs.q.val() + bits::<8>(1);
         }
-        if self.take_input.val() & (self.in_item.val().kind == self.kind_nontiled.val()) {
+        if self.take_input.val() & (self.stage_item.q.val().kind == self.kind_nontiled.val()) {
             self.state.d.next = self.st_flush_start.val();
             self.flush_reason_reg.d.next = self.reason_barrier.val();
         }
-        if self.take_input.val() & (self.in_item.val().kind == self.kind_end.val()) {
+        if self.take_input.val() & (self.stage_item.q.val().kind == self.kind_end.val()) {
             self.state.d.next = self.st_flush_start.val();
             self.flush_reason_reg.d.next = self.reason_end.val();
         }
@@ -489,6 +522,8 @@ impl Logic for TilingUnit {
                 self.state.d.next = self.st_accept.val();
                 self.bin_count.d.next = bits::<9>(0);
                 self.epochs.d.next = bits::<8>(0);
+                // Every list is empty again: the staged item's tile too.
+                self.stage_first.d.next = true;
                 for w in 0..FLAG_WORDS {
                     self.tile_nonempty[w].d.next = bits::<32>(0);
                 }
@@ -514,7 +549,7 @@ impl Logic for TilingUnit {
         }
         self.out_valid.next = self.out_valid_reg.q.val();
         self.out_item.next = self.out_item_reg.q.val();
-        self.in_ready.next = self.state.q.val() == self.st_accept.val();
+        self.in_ready.next = !self.stage_valid.q.val() | self.take_input.val();
         self.flush_valid.next = self.state.q.val() == self.st_flush_start.val();
         self.flush_reason.next = self.flush_reason_reg.q.val();
         self.flush_entries.next = self.bin_count.q.val();
@@ -522,9 +557,10 @@ impl Logic for TilingUnit {
             & !self.bin_count.q.val().any()
             & !self.epochs.q.val().any()
             & !self.link_valid.q.val()
+            & !self.stage_valid.q.val()
             & !self.out_valid_reg.q.val();
         self.violation.next = (self.take_input.val()
-            & (self.in_item.val().kind == self.kind_tiled.val())
+            & (self.stage_item.q.val().kind == self.kind_tiled.val())
             & (self.epochs.q.val() == self.max_epochs.val()))
             | (self.tiles.val() == bits::<9>(0))
             | (self.tiles.val().get_bit(8) & self.tiles_low.val().any());
@@ -535,6 +571,7 @@ impl Logic for TilingUnit {
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
             self.out_valid_reg.d.next = false;
+            self.stage_valid.d.next = false;
             for w in 0..FLAG_WORDS {
                 self.tile_nonempty[w].d.next = bits::<32>(0);
             }
