@@ -20,6 +20,7 @@
 //! | [`stream_out`] | stream output: golden model, system simulation, scenario, experiment, unit testbenches | SO-1..SO-14 |
 //! | [`status`] | unit status reporting: golden models, system simulation, scenarios, bench, unit testbenches | ST-1..ST-9 |
 //! | [`work_queue`] | work-queue based work creation: golden model and WQ-8 trace checker, system simulation (GPU-created and CPU-mediated), scenario, bench, unit testbenches | WQ-1..WQ-11 |
+//! | [`primitive_attributes`] | primitive-specific attributes: golden model and trace checker (no RTL yet) | PA-1..PA-7 |
 //!
 //! [`registry`] is the one file that lists every mechanism.
 pub mod barrier;
@@ -28,6 +29,7 @@ pub mod eda;
 pub mod harness;
 pub mod mechanism;
 pub mod plot;
+pub mod primitive_attributes;
 pub mod progress;
 pub mod registry;
 pub mod scenario;
