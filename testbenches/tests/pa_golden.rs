@@ -3,7 +3,8 @@
 //! its register adapter, strip and list triangles with their provoking vertex, the multicast
 //! output sequence in strict and viewport order, and the trace checker on a hand-written valid
 //! trace (the section 6 example shape) and mutations of it that must each be rejected with the
-//! rule named.
+//! rule named, and a list in viewport order with register-layout swizzles and the last provoking
+//! vertex.
 use ppu_sim::primitive_attributes::golden::{
     check_trace, expected_outputs, swizzle, swizzle_from_register, triangles, TraceFacts,
 };
@@ -765,5 +766,134 @@ fn x5_bad_scenarios_are_refused_with_the_field_named() {
     bad(
         with(scenario(), &["index_buffer"], json!([])),
         &["index_buffer"],
+    );
+}
+
+#[test]
+fn pa5_negative_zero_read_from_scenario_text() {
+    // Vertex 0 x written as -0.0 in the scenario's text: bit pattern 0x80000000 on viewport 0.
+    let text = scenario()
+        .to_string()
+        .replacen("[0.0,0.0,0.5,1.0]", "[-0.0,0.0,0.5,1.0]", 1);
+    assert!(text.contains("-0.0"), "{}", text);
+    let s: Value = serde_json::from_str(&text).unwrap();
+    let mut l = lines();
+    let i = find(&l, r#""viewport":0"#);
+    let v0 = [0x8000_0000, 0, V0[2], V0[3]];
+    l[i] = out_line(7, 0, 0, 0, [v0, V1, V2], 0, 0);
+    l[i + 1] = out_line(7, 0, 1, 1, [v0, V1, V2], 0, 0);
+    accepted(&s, &l);
+    rejected_lines(
+        &s,
+        &lines(),
+        &["vertices[0][0] = 0x00000000", "expected 0x80000000"],
+    );
+}
+
+/// A list of 6 vertices (triangles (0,1,2) and (3,4,5)), viewport order with batch 2, last
+/// provoking vertex, register-layout swizzles: viewport 2 swaps x and y (0x6402), viewport 3 is
+/// (-w, -z, -y, -x) (fields 7, 5, 3, 1: 0x1357), the others identity (0x6420). Vertex i is the
+/// bit patterns [16i+1, 16i+2, 16i+3, 16i+4], given as "0x" strings. Masks {1,3} and {1,2},
+/// layers 4 and 8, layer offset on.
+fn list_scenario() -> Value {
+    let mut sw = vec![json!(0x6420); 16];
+    sw[2] = json!(0x6402);
+    sw[3] = json!(0x1357);
+    let vertices: Vec<Value> = (0..6u32)
+        .map(|i| {
+            json!((1..=4)
+                .map(|c| format!("0x{:x}", 16 * i + c))
+                .collect::<Vec<_>>())
+        })
+        .collect();
+    json!({"unit":"primitive-attributes",
+     "config":{"gs_mode":"traditional","order":"viewport","batch":2,"provoking":"last",
+               "layer_offset":true,"vertex_cache":8,"swizzle":sw,"swizzle_format":"register"},
+     "topology":"triangle_list",
+     "vertices":vertices,
+     "prims":[{"mask":0b1010,"layer":4},{"mask":0b0110,"layer":8}]})
+}
+
+fn vtx(i: u32) -> [u32; 4] {
+    [16 * i + 1, 16 * i + 2, 16 * i + 3, 16 * i + 4]
+}
+
+/// The list scenario's trace with its outputs in `order` (prim, viewport, layer).
+fn list_trace(order: &[(u64, u64, u64)]) -> Vec<String> {
+    let id = |v: [u32; 4]| v;
+    let swap_xy = |v: [u32; 4]| [v[1], v[0], v[2], v[3]];
+    let neg_rev = |v: [u32; 4]| {
+        let s = 0x8000_0000u32;
+        [v[3] | s, v[2] | s, v[1] | s, v[0] | s]
+    };
+    let mut l: Vec<String> = (0..6)
+        .map(|v| json!({"cycle":v,"event":"vs","vertex":v}).to_string())
+        .collect();
+    l.push(r#"{"cycle":6,"event":"gs","prim":0}"#.to_string());
+    l.push(r#"{"cycle":6,"event":"gs","prim":1}"#.to_string());
+    for (k, &(p, vp, layer)) in order.iter().enumerate() {
+        let f: fn([u32; 4]) -> [u32; 4] = match vp {
+            2 => swap_xy,
+            3 => neg_rev,
+            _ => id,
+        };
+        let b = 3 * p as u32;
+        let verts = [f(vtx(b)), f(vtx(b + 1)), f(vtx(b + 2))];
+        l.push(out_line(
+            10 + k as u64,
+            p,
+            vp,
+            layer,
+            verts,
+            3 * p + 2,
+            100 + p,
+        ));
+    }
+    l.push(format!(
+        r#"{{"cycle":20,"event":"done","cycles":21,"vs":6,"gs":2,"outs":{},"cache_hits":0,"cache_misses":0}}"#,
+        order.len()
+    ));
+    l
+}
+
+#[test]
+fn pa4_list_in_viewport_order_with_register_swizzles() {
+    // Batch {0,1}: viewport 1: p0 (layer 5), p1 (layer 9); viewport 2: p1 (10); viewport 3: p0 (7).
+    let viewport_order = [(0, 1, 5), (1, 1, 9), (1, 2, 10), (0, 3, 7)];
+    let f = accepted(&list_scenario(), &list_trace(&viewport_order));
+    assert_eq!((f.cycles, f.vs, f.gs, f.outs, f.kills), (21, 6, 2, 4, 0));
+    let strict_order = [(0, 1, 5), (0, 3, 7), (1, 1, 9), (1, 2, 10)];
+    rejected_lines(
+        &list_scenario(),
+        &list_trace(&strict_order),
+        &[
+            "line 10",
+            "out of order",
+            "viewport order (batch 2)",
+            "PA-4",
+        ],
+    );
+    let strict = with(list_scenario(), &["config", "order"], json!("strict"));
+    accepted(&strict, &list_trace(&strict_order));
+    // Batch 1 is strict order too.
+    let batch1 = with(list_scenario(), &["config", "batch"], json!(1));
+    accepted(&batch1, &list_trace(&strict_order));
+    // Viewport 3 in the packed layout would be 7 | 5<<3 | 3<<6 | 1<<9 = 751.
+    let mut sw = vec![json!(3344); 16];
+    sw[2] = json!(2 | 4 << 6 | 6 << 9);
+    sw[3] = json!(751);
+    let packed = with(
+        list_scenario(),
+        &["config", "swizzle_format"],
+        json!("packed"),
+    );
+    let packed = with(packed, &["config", "swizzle"], json!(sw));
+    accepted(&packed, &list_trace(&viewport_order));
+    // The first provoking vertex instead: 3p, not 3p+2.
+    let first = with(list_scenario(), &["config", "provoking"], json!("first"));
+    rejected_lines(
+        &first,
+        &list_trace(&viewport_order),
+        &["provoking_vertex 2", "expected input vertex 0", "PA-6"],
     );
 }
