@@ -119,4 +119,6 @@ pub struct SystemResult {
     pub releases: u64,
     /// Most items any PROP held at once.
     pub max_hold: u64,
+    /// Most primitives and barriers waiting in one pipeline's crossbar buffer.
+    pub max_feed: u64,
 }

@@ -6,15 +6,17 @@
 //!   the world-space pipelines (latency `world`); a barrier travels in order with them (the
 //!   screen-space circular buffer of BR-1);
 //! - the crossbar sends each primitive to every pipeline owning a raster tile its bounding box
-//!   overlaps (BR-2), with the list of that pipeline's cache tiles; a feeder in front of each
-//!   tiling unit gives it one (primitive, cache tile) entry per cycle;
+//!   overlaps (BR-2), with the list of that pipeline's cache tiles, into a buffer per pipeline
+//!   (primitive buffers in L2: no size limit, peak reported); a feeder in front of each tiling
+//!   unit gives it one (primitive, cache tile) entry per cycle;
 //! - setup, raster and the pixel shader (`setup + raster + pixel_shader` cycles, one item per
 //!   cycle, 16 items of buffering beyond the latency) carry the batches to PROP;
 //! - behind PROP, `prop + rop` cycles to `rop_done`; ROP sends every barrier to the back end.
 //!
 //! Upstream stall: a cycle in which the front end has a command left and cannot issue it (its
 //! world-space pipelines are full, or, in [`Mode::Drain`], it waits for every pipeline to be
-//! idle). The render-target model: a primitive passing PROP for a cache tile reads what every
+//! idle). With the crossbar's buffers in L2, work held at PROP costs buffer space
+//! (`max_feed`, `max_hold`) rather than upstream cycles. The render-target model: a primitive passing PROP for a cache tile reads what every
 //! primitive before the last barrier wrote there (all cache tiles for a non-tiled barrier); a
 //! primitive that has not left ROP yet is a violation (BR-6, checked live).
 //!

@@ -33,8 +33,6 @@ enum Feed {
     End,
 }
 
-/// Items each tiling unit's feed queue holds.
-const FEED_DEPTH: usize = 16;
 
 /// The front end, the world-space pipelines and the crossbar.
 pub struct FrontEnd {
@@ -161,6 +159,8 @@ impl FrontEnd {
                     if !self.cross(item) {
                         break;
                     }
+                    let peak = self.feeds.iter().map(|f| f.len()).max().unwrap_or(0);
+                    result.max_feed = result.max_feed.max(peak as u64);
                     self.world.pop_front();
                     moved = true;
                 }
@@ -190,28 +190,24 @@ impl FrontEnd {
         moved || issued > 0
     }
 
-    /// Send one item through the crossbar; false when a feed it goes to is full.
+    /// Send one item through the crossbar into the buffers of the pipelines it goes to. They
+    /// hold any number of items: they stand for the primitive buffers in L2 that a real crossbar
+    /// writes and the screen-space circular buffer (BR-1). A bounded buffer filled in API order
+    /// would let the pipelines that hold work behind a tiled barrier stop the input another
+    /// pipeline still needs to reach the flush that sends that barrier (a deadlock: flush
+    /// points are fixed by the commands, BR-3). The peak is reported as `max_feed`.
     fn cross(&mut self, item: Item) -> bool {
         match item {
             Item::Prim(index) => {
-                let targets: Vec<usize> = (0..self.pipes)
-                    .filter(|&p| !self.routes[index][p].is_empty())
-                    .collect();
-                if targets.iter().any(|&p| self.feeds[p].len() >= FEED_DEPTH) {
-                    return false;
+                for p in 0..self.pipes {
+                    if !self.routes[index][p].is_empty() {
+                        self.feeds[p].push_back(Feed::Prim {
+                            index,
+                            tiles: self.routes[index][p].clone(),
+                            next: 0,
+                        });
+                    }
                 }
-                for p in targets {
-                    self.feeds[p].push_back(Feed::Prim {
-                        index,
-                        tiles: self.routes[index][p].clone(),
-                        next: 0,
-                    });
-                }
-            }
-            Item::Barrier { .. } | Item::End
-                if self.feeds.iter().any(|f| f.len() >= FEED_DEPTH) =>
-            {
-                return false;
             }
             Item::Barrier { tiled, .. } => self
                 .feeds
