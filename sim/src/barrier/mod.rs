@@ -1,6 +1,7 @@
 //! Barrier commands in a cache-tiling pipeline (SPEC section 5): the golden model and trace
 //! checker, unit testbenches, the system simulation of `pipes` pipelines around the RTL
 //! cluster, the `barrier` scenario runner and the BR-9 experiment (`ppu bench barrier`).
+pub mod bench;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -14,7 +15,7 @@ pub fn mechanism() -> Mechanism {
     Mechanism {
         name: "barrier",
         scenarios: scenario::runners,
-        benches: Vec::new,
+        benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
     }
