@@ -369,7 +369,7 @@ fn markdown(points: &[Point]) -> String {
     );
     let _ = writeln!(
         md,
-        "System simulation of the barrier RTL (`BarrierCluster`: {pipes} tiling units, PROPs and \
+        "System simulation of the barrier RTL (`BarrierCluster`: `pipes` tiling units, PROPs and \
          the back end's barrier counter) with behavioural stages: the front end issues up to \
          one primitive per pipeline per cycle into the world-space pipelines (latency {world}), \
          the crossbar sends each primitive to the pipelines owning the raster tiles its \
@@ -381,7 +381,6 @@ fn markdown(points: &[Point]) -> String {
          consecutive passes, {barriers} in all). Primitives are generated from seed {seed} \
          (ChaCha8: per primitive a width and a height in the workload's range, then a position, \
          uniform; the same primitives for every point of a workload):\n",
-        pipes = "`pipes`",
         world = WORLD,
         setup = SETUP,
         raster = RASTER,
