@@ -472,14 +472,15 @@ fn reading(md: &mut String, points: &[Point]) {
             .collect();
         let _ = write!(
             by_rop,
-            "{} cycles per barrier with ROP latency {}; ",
+            "{}{} cycles per barrier with ROP latency {}",
+            if by_rop.is_empty() { "" } else { ", " },
             range(&per, 0),
             rop
         );
     }
     let _ = writeln!(
         md,
-        "- What the drain costs over the non-tiled barrier: {}the pipeline behind the front \
+        "- What the drain costs over the non-tiled barrier: {}. The pipeline behind the front \
          end (world space, tiling unit, setup to pixel shader, PROP and ROP) runs empty at \
          every barrier, while the non-tiled barrier waits for the same dependency at PROP with \
          the next pass already issued, binned and shaded behind it. The drain's cost grows \
