@@ -115,7 +115,11 @@ fn br9_bench_writes_table_and_plot() {
     assert!(r
         .markdown
         .contains("## What the baseline models and what it leaves out"));
-    assert!(r.markdown.contains("| small | 32 | 8 | 2 |"));
+    assert!(r.markdown.contains(&format!(
+        "| small | {} | {} | 2 |",
+        ppu_sim::barrier::bench::BIN_CAPACITIES[1],
+        ppu_sim::barrier::bench::ROP_LATENCIES[0]
+    )));
     for f in &r.files {
         assert!(f.exists(), "{}", f.display());
     }
@@ -124,19 +128,13 @@ fn br9_bench_writes_table_and_plot() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Known failure of the system (RTL + system simulation), kept as a description: with a bin
-/// capacity of 64, the frame of the small workload on 8 pipelines with tiled barriers makes no
-/// progress. A tiled barrier does not flush, so a tiling unit sends it only at its next
-/// threshold (or end) flush. Pipelines whose bins reach the threshold first send the barrier
-/// for every cache tile, and their PROPs hold the items after it until the back end has the
-/// barrier from every pipeline; the hold queue (8 slots) and the stages in front of PROP fill,
-/// the flushing tiling unit stops in mid-flush and stops taking input, its crossbar feed fills,
-/// and the crossbar (in order, a primitive waits until every feed it goes to has room) stops
-/// feeding the pipeline whose bin still needs entries to reach its threshold and send the
-/// barrier. The run ends with the deadlock error after `STALL_LIMIT` cycles (a few minutes in
-/// release mode).
+/// Regression: with a bin capacity of 64, the frame of the small workload on 8 pipelines with
+/// tiled barriers once made no progress. A tiled barrier waits in a bin for the next threshold
+/// flush; pipelines that flushed it first held the next pass at PROP, their stages filled, their
+/// tiling units stopped in mid-flush, and the in-order crossbar with bounded buffers stopped
+/// feeding the pipeline whose bin still needed entries to flush the barrier. The crossbar's
+/// buffers are now L2 primitive buffers without a size limit.
 #[test]
-#[ignore = "deadlocks: a tiled barrier waits in a bin for a threshold flush that needs input blocked behind other pipelines' held work (see the doc comment)"]
 fn br9_tiled_barrier_with_bin_capacity_64_finishes() {
     let s = Setup {
         workload: WORKLOADS[0],

@@ -37,7 +37,7 @@ pub const SEED: u64 = 9;
 /// The pipeline counts of BR-9.
 pub const PIPES: [usize; 3] = [2, 4, 8];
 /// Bin capacities swept (entries a tiling unit bins before a threshold flush).
-pub const BIN_CAPACITIES: [u64; 2] = [16, 32];
+pub const BIN_CAPACITIES: [u64; 3] = [16, 64, 256];
 /// ROP latencies swept: the SPEC example's 8, and a deep ROP.
 pub const ROP_LATENCIES: [u64; 2] = [8, 50];
 /// The SPEC example's other latencies.
@@ -373,8 +373,8 @@ fn markdown(points: &[Point]) -> String {
          the back end's barrier counter) with behavioural stages: the front end issues up to \
          one primitive per pipeline per cycle into the world-space pipelines (latency {world}), \
          the crossbar sends each primitive to the pipelines owning the raster tiles its \
-         bounding box reaches (BR-2), one (primitive, cache tile) entry per cycle into each \
-         tiling unit; setup + raster + pixel shader ({setup} + {raster} + {ps} cycles) carry the \
+         bounding box reaches (BR-2) through a buffer per pipeline (L2, no size limit), one \
+         (primitive, cache tile) entry per cycle into each tiling unit; setup + raster + pixel shader ({setup} + {raster} + {ps} cycles) carry the \
          batches to PROP, and PROP + ROP ({prop} + ROP latency) to `rop_done`. Screen {w} x {h} \
          pixels, raster tiles of {rt} pixels: {tiles} cache tiles of {cache} x {cache} pixels.\n\n\
          Frame: {passes} passes, each depending on the one before (a barrier between \
@@ -549,15 +549,21 @@ fn reading(md: &mut String, points: &[Point]) {
         range(&rel, 2),
         points.first().map(|p| p.cache_tiles).unwrap_or(0)
     );
+    let peak = |f: fn(&Point) -> u64| points.iter().map(f).max().unwrap_or(0);
     let _ = writeln!(
         md,
-        "- Bin capacities of 64 and more are not swept: with them, tiled runs of these \
-         workloads on 8 pipelines make no progress (a deadlock of the system, described by \
-         the ignored test `br9_tiled_barrier_with_bin_capacity_64_finishes` in \
-         `testbenches/tests/barrier_bench.rs`). A tiled barrier waits in a bin for the next \
-         threshold flush; pipelines that flush it first hold the next pass's work at PROP, \
-         their stages fill, their tiling units stop in mid-flush, and the in-order crossbar \
-         stops feeding the pipeline whose bin still needs entries to flush the barrier."
+        "- Work held at PROP costs buffer space, not upstream cycles: the crossbar's buffers \
+         (per pipeline, the L2 primitive buffers of the model, without a size limit) peaked at \
+         {} items with drains, {} with non-tiled and {} with tiled barriers; PROP's 8-slot hold \
+         queue filled to {} (tiled). A bounded buffer filled in API order deadlocks tiled \
+         barriers: pipelines that flushed a tiled barrier first hold the next pass at PROP, and \
+         the crossbar then stops feeding the pipeline whose bin still needs entries to reach the \
+         flush that sends that barrier (found by this bench at bin capacity 64 on 8 pipelines; \
+         the regression test `br9_tiled_barrier_with_bin_capacity_64_finishes` keeps it).",
+        peak(|p| p.drain.max_feed),
+        peak(|p| p.nontiled.max_feed),
+        peak(|p| p.tiled.max_feed),
+        peak(|p| p.tiled.max_hold),
     );
 }
 

@@ -33,7 +33,6 @@ enum Feed {
     End,
 }
 
-
 /// The front end, the world-space pipelines and the crossbar.
 pub struct FrontEnd {
     pipes: usize,
