@@ -17,20 +17,21 @@
 //! GPFIFO size is a register of a real host interface; the wrap form (WQ-2) is a construction
 //! parameter ([`GpFifo::with_form`]; the default is the AND form, for power-of-two sizes). A size
 //! outside 2..=2^`IDX_BITS`, or not a power of two with the AND form, raises `violation` every
-//! cycle it is configured, as does a GP_PUT written beyond the ring (`put_value` >= n while
+//! cycle after reset (the check is registered), as does a GP_PUT written beyond the ring (`put_value` >= n while
 //! `put_valid` writes it).
 //!
 //! Parameters: `IDX_BITS` (index width), `X_BITS` = `IDX_BITS` + 2.
 //! Ports: `clock`, `reset` (synchronous: GP_GET = GP_PUT = 0), `ring_entries`, `put_valid`,
 //! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `empty`, `full`, `fill`, `violation`.
 //! Timing: GP_GET/GP_PUT are registers; a write or advance in cycle t shows in cycle t+1;
-//! `empty`/`full`/`fill` are decoded from the registers and `ring_entries`. wrap(GP_GET - 1),
-//! wrap(GP_PUT + 1), n - GP_GET and the last index n - 1 are kept in registers beside the
-//! pointers (set at reset from the configured size, so `ring_entries` must be set while `reset`
-//! is high and kept). With them every path is one short carry chain: wrap(x + 1) of an index is
-//! `x == n - 1 ? 0 : x + 1` (no compare against an adder's output), a following GP_PUT and `full`
-//! need no arithmetic, and `fill` (compare form) is `GP_PUT - GP_GET` or `GP_PUT + (n - GP_GET)`,
-//! both computed at once and chosen by `GP_PUT >= GP_GET`.
+//! `empty`/`full`/`fill` are decoded from registers and `ring_entries`. Beside the pointers,
+//! registers keep wrap(GP_GET + 1), wrap(GP_GET - 1), wrap(GP_PUT + 1), n - GP_GET, the last
+//! index n - 1 and `empty` itself (set at reset from the configured size, so `ring_entries` must
+//! be set while `reset` is high and kept). With them every path is short: an advance loads
+//! GP_GET from wrap(GP_GET + 1) and that from `x == n - 1 ? 0 : x + 1`; `empty` is decided from
+//! the next pointers' sources by one equality; a following GP_PUT and `full` need no arithmetic;
+//! and `fill` (compare form) is `GP_PUT - GP_GET` or `GP_PUT + (n - GP_GET)`, both computed at
+//! once and chosen by `GP_PUT >= GP_GET`. The cycle behaviour is unchanged by these registers.
 use super::ring_wrap::{RingWrap, WrapForm};
 use rust_hdl::prelude::*;
 
@@ -58,9 +59,12 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     /// n - GP_GET (for `fill`, compare form) and n - 1, the last index.
     get_comp_reg: DFF<Bits<X_BITS>>,
     last_index_reg: DFF<Bits<IDX_BITS>>,
-    /// wrap(GP_GET + 1): where an advance moves GP_GET.
-    get_next: Signal<Local, Bits<IDX_BITS>>,
+    /// wrap(GP_GET + 1): where an advance moves GP_GET, kept in a register; and its successor.
+    get_next_reg: DFF<Bits<IDX_BITS>>,
+    get_next_next: Signal<Local, Bits<IDX_BITS>>,
     get_at_last: Signal<Local, Bit>,
+    /// GP_GET == GP_PUT, kept in a register (decided from the next pointers' sources).
+    empty_reg: DFF<Bit>,
     /// wrap(-1) and wrap(+1): the reset values of `get_prev_reg` and `put_next_reg`.
     reset_prev: RingWrap<IDX_BITS, X_BITS>,
     reset_next: RingWrap<IDX_BITS, X_BITS>,
@@ -73,8 +77,10 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     one: Constant<Bits<X_BITS>>,
     minus_one: Constant<Bits<X_BITS>>,
     max_entries: Constant<Bits<X_BITS>>,
-    /// The configured size is outside 2..=2^IDX_BITS, or not a power of two for the AND form.
+    /// The configured size is outside 2..=2^IDX_BITS, or not a power of two for the AND form;
+    /// registered (the size is configuration, set from reset on).
     size_bad: Signal<Local, Bit>,
+    size_bad_reg: DFF<Bit>,
     pow2_form: Constant<Bit>,
 }
 
@@ -101,8 +107,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
             put_next_reg: Default::default(),
             get_comp_reg: Default::default(),
             last_index_reg: Default::default(),
-            get_next: Default::default(),
+            get_next_reg: Default::default(),
+            get_next_next: Default::default(),
             get_at_last: Default::default(),
+            empty_reg: Default::default(),
             reset_prev: RingWrap::new(form),
             reset_next: RingWrap::new(form),
             put_value_next: Default::default(),
@@ -112,6 +120,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
             minus_one: Constant::new(bits::<X_BITS>((1u64 << X_BITS) - 1)),
             max_entries: Constant::new(bits::<X_BITS>(1u64 << IDX_BITS)),
             size_bad: Default::default(),
+            size_bad_reg: Default::default(),
             pow2_form: Constant::new(form == WrapForm::Pow2),
         }
     }
@@ -134,7 +143,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             get_prev_reg,
             put_next_reg,
             get_comp_reg,
-            last_index_reg
+            last_index_reg,
+            size_bad_reg,
+            get_next_reg,
+            empty_reg
         );
         self.reset_prev.entries.next = self.ring_entries.val();
         self.reset_next.entries.next = self.ring_entries.val();
@@ -143,13 +155,14 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             | (self.pow2_form.val()
                 & ((self.ring_entries.val() & (self.ring_entries.val() - self.one.val()))
                     != bits::<X_BITS>(0)));
+        self.size_bad_reg.d.next = self.size_bad.val();
         self.reset_prev.x.next = self.minus_one.val();
         self.reset_next.x.next = self.one.val();
         // wrap(x + 1) of an index x < n, in either form: 0 after the last index n - 1.
         self.get_at_last.next = self.gp_get_reg.q.val() == self.last_index_reg.q.val();
-        self.get_next.next = self.gp_get_reg.q.val() + bits::<IDX_BITS>(1);
-        if self.get_at_last.val() {
-            self.get_next.next = bits::<IDX_BITS>(0);
+        self.get_next_next.next = self.get_next_reg.q.val() + bits::<IDX_BITS>(1);
+        if self.get_next_reg.q.val() == self.last_index_reg.q.val() {
+            self.get_next_next.next = bits::<IDX_BITS>(0);
         }
         self.put_value_next.next = self.put_value.val() + bits::<IDX_BITS>(1);
         if self.put_value.val() == self.last_index_reg.q.val() {
@@ -157,7 +170,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
         }
         self.gp_get.next = self.gp_get_reg.q.val();
         self.gp_put.next = self.gp_put_reg.q.val();
-        self.empty.next = self.gp_get_reg.q.val() == self.gp_put_reg.q.val();
+        self.empty.next = self.empty_reg.q.val();
         self.full.next = self.gp_get_reg.q.val() == self.put_next_reg.q.val();
         // fill = wrap(GP_PUT - GP_GET).
         self.fill_around.next =
@@ -173,14 +186,15 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
         // A GP_PUT written beyond the ring (an index input outside 0..n). The reset values'
         // wraps are out of range only for a size that `size_bad` already flags.
         self.violation.next = (self.get_advance.val() & self.empty.val())
-            | self.size_bad.val()
+            | self.size_bad_reg.q.val()
             | (self.put_valid.val()
                 & !self.put_follow.val()
-                & (bit_cast::<X_BITS, IDX_BITS>(self.put_value.val())
-                    >= self.ring_entries.val()));
+                & (bit_cast::<X_BITS, IDX_BITS>(self.put_value.val()) >= self.ring_entries.val()));
         self.advancing.next = self.get_advance.val() & !self.empty.val();
         if self.advancing.val() {
-            self.gp_get_reg.d.next = self.get_next.val();
+            self.gp_get_reg.d.next = self.get_next_reg.q.val();
+            self.get_next_reg.d.next = self.get_next_next.val();
+            self.empty_reg.d.next = self.gp_put_reg.q.val() == self.get_next_reg.q.val();
             self.get_prev_reg.d.next = self.gp_get_reg.q.val();
             self.get_comp_reg.d.next = self.get_comp_reg.q.val() - self.one.val();
             if self.get_at_last.val() {
@@ -188,9 +202,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             }
         }
         if self.put_follow.val() {
+            // GP_PUT = wrap(GP_GET - 1) differs from GP_GET (n >= 2): not empty.
+            self.empty_reg.d.next = false;
             if self.advancing.val() {
                 self.gp_put_reg.d.next = self.gp_get_reg.q.val();
-                self.put_next_reg.d.next = self.get_next.val();
+                self.put_next_reg.d.next = self.get_next_reg.q.val();
             } else {
                 self.gp_put_reg.d.next = self.get_prev_reg.q.val();
                 self.put_next_reg.d.next = self.gp_get_reg.q.val();
@@ -198,12 +214,19 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
         } else if self.put_valid.val() {
             self.gp_put_reg.d.next = self.put_value.val();
             self.put_next_reg.d.next = self.put_value_next.val();
+            if self.advancing.val() {
+                self.empty_reg.d.next = self.put_value.val() == self.get_next_reg.q.val();
+            } else {
+                self.empty_reg.d.next = self.put_value.val() == self.gp_get_reg.q.val();
+            }
         }
         if self.reset.val() {
             self.gp_get_reg.d.next = bits::<IDX_BITS>(0);
             self.gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.get_prev_reg.d.next = self.reset_prev.wrapped.val();
             self.put_next_reg.d.next = self.reset_next.wrapped.val();
+            self.get_next_reg.d.next = self.reset_next.wrapped.val();
+            self.empty_reg.d.next = true;
             self.get_comp_reg.d.next = self.ring_entries.val();
             self.last_index_reg.d.next = self.reset_prev.wrapped.val();
             self.violation.next = false;

@@ -236,8 +236,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         // d = wrap(value - shadow): value - shadow, or value + (n - shadow) when negative.
         self.shadow_ahead.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
             - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val());
-        self.shadow_behind.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
-            + self.shadow_comp.q.val();
+        self.shadow_behind.next =
+            bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()) + self.shadow_comp.q.val();
         self.shadow_delta.next = self.shadow_ahead.val();
         if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
             self.shadow_delta.next = self.shadow_behind.val();
@@ -271,8 +271,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.csa_sum.val() + ((self.csa_carry.val() << bits::<X_BITS>(1)) | self.one.val());
         // count <= free (with this request's cycle's shadow update): no borrow.
         if self.req_shadow.q.val() {
-            self.fits.next = (self.free_shadowed_after.val() & self.sign_bit.val())
-                == bits::<X_BITS>(0);
+            self.fits.next =
+                (self.free_shadowed_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
         } else {
             self.fits.next = (self.free_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
         }

@@ -34,8 +34,8 @@ use crate::harness::{ChildPortTrace, Harness, NoConvergence, PortTrace};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use ppu_hdl::work_queue::command::{opcode_name, Command, Condition, Sem};
-use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::host_interface::HostInterface;
+use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::wq_cluster::WqCluster;
 use rust_hdl::prelude::*;
 use serde_json::{json, Value};
@@ -128,7 +128,8 @@ pub fn run(
         x_rewaited: false,
         done: None,
     };
-    let mut host_ports = (cfg.record_ports && cfg.record_host_ports).then(|| ChildPortTrace::new("host"));
+    let mut host_ports =
+        (cfg.record_ports && cfg.record_host_ports).then(|| ChildPortTrace::new("host"));
     let sim =
         |e: NoConvergence| RunError::Violation(format!("the cluster does not settle: {:?}", e));
     // Reset, then wait for the semaphore memory to clear itself (not part of the run's cycles).
