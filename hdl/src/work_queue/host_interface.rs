@@ -43,9 +43,17 @@
 //! condition the decoder should have refused).
 //!
 //! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
-//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 5 per poll: the semaphore read, a register, the two
-//! stages of the check, the decision),
-//! and 1 to step to the next command. Outputs are decoded from registers.
+//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 5 per poll: the
+//! semaphore read, a register, the two stages of the check, the decision), and 1 to step to the
+//! next command. A malformed entry is checked as its second word arrives and acted on (`error`,
+//! stop) in the next cycle, HEADER_FETCH, which then fetches nothing; a command header is decoded
+//! (and checked) as it arrives, so `exec_opcode`, `acquire_sem` and the semaphore read port show
+//! the new command from DECODE on. `watchdog_limit` is configuration: the host compares the
+//! waiting count with a registered `watchdog_limit` - 1. Outputs are decoded from registers.
+//! For timing (iCE40 >= 100 MHz), every read address is a register or a register chosen by
+//! the channel (the entry's address and the word after it are computed in the cycle before;
+//! each channel keeps its block address and the word after it), the per-channel adders work
+//! on that channel's registers, and the channel switch is decided apart from the state chain.
 use super::acquire_check::AcquireCheck;
 use super::command::{
     COND_LSB, NAMED_SEM_BIT, OPCODE_LSB, OP_ACQUIRE, OP_LAUNCH, OP_RELEASE, OP_WFI, RELEASE_WFI_BIT,
