@@ -71,7 +71,7 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     /// wrap(put_value + 1): `put_next_reg` after a write of GP_PUT.
     put_value_next: Signal<Local, Bits<IDX_BITS>>,
     /// GP_PUT + (n - GP_GET): `fill` when GP_PUT < GP_GET (compare form).
-    fill_around: Signal<Local, Bits<X_BITS>>,
+    fill_around: Signal<Local, Bits<IDX_BITS>>,
     /// An advance happens this cycle.
     advancing: Signal<Local, Bit>,
     one: Constant<Bits<X_BITS>>,
@@ -155,7 +155,9 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             | (self.pow2_form.val()
                 & ((self.ring_entries.val() & (self.ring_entries.val() - self.one.val()))
                     != bits::<X_BITS>(0)));
-        self.size_bad_reg.d.next = self.size_bad.val();
+        self.size_bad_reg.d.next = self.size_bad.val()
+            | self.reset_prev.out_of_range.val()
+            | self.reset_next.out_of_range.val();
         self.reset_prev.x.next = self.minus_one.val();
         self.reset_next.x.next = self.one.val();
         // wrap(x + 1) of an index x < n, in either form: 0 after the last index n - 1.
@@ -173,18 +175,18 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
         self.empty.next = self.empty_reg.q.val();
         self.full.next = self.gp_get_reg.q.val() == self.put_next_reg.q.val();
         // fill = wrap(GP_PUT - GP_GET).
+        // GP_PUT < GP_GET here, so the sum is below n: index bits suffice.
         self.fill_around.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.gp_put_reg.q.val()) + self.get_comp_reg.q.val();
+            self.gp_put_reg.q.val() + self.get_comp_reg.q.val().get_bits::<IDX_BITS>(0);
         if self.pow2_form.val() {
             self.fill.next =
                 (self.gp_put_reg.q.val() - self.gp_get_reg.q.val()) & self.last_index_reg.q.val();
         } else if self.gp_put_reg.q.val() >= self.gp_get_reg.q.val() {
             self.fill.next = self.gp_put_reg.q.val() - self.gp_get_reg.q.val();
         } else {
-            self.fill.next = self.fill_around.val().get_bits::<IDX_BITS>(0);
+            self.fill.next = self.fill_around.val();
         }
-        // A GP_PUT written beyond the ring (an index input outside 0..n). The reset values'
-        // wraps are out of range only for a size that `size_bad` already flags.
+        // A GP_PUT written beyond the ring (an index input outside 0..n).
         self.violation.next = (self.get_advance.val() & self.empty.val())
             | self.size_bad_reg.q.val()
             | (self.put_valid.val()

@@ -159,7 +159,6 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     check: AcquireCheck,
     // The served channel's view, selected this cycle.
     cur_cmd_addr: Signal<Local, Bits<32>>,
-    cur_cmd_left: Signal<Local, Bits<32>>,
     cur_cmd_addr_next: Signal<Local, Bits<32>>,
     /// The block's word address, from the entry's two words (ENTRY_WORD1).
     block_addr: Signal<Local, Bits<32>>,
@@ -286,7 +285,6 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             error_pulse: Default::default(),
             check: Default::default(),
             cur_cmd_addr: Default::default(),
-            cur_cmd_left: Default::default(),
             cur_cmd_addr_next: Default::default(),
             block_addr: Default::default(),
             cur_last_cmd: Default::default(),
@@ -379,7 +377,6 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.watchdog_channel.next = false;
         self.cur_cmd_addr.next = self.chan_cmd_addr[0].q.val();
         self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[0].q.val();
-        self.cur_cmd_left.next = self.chan_cmd_left[0].q.val();
         self.cur_last_cmd.next = self.chan_cmd_left[0].q.val() == bits::<32>(2);
         self.cur_in_block.next = self.chan_in_block[0].q.val();
         self.cur_pending.next = self.chan_acquire_pending[0].q.val();
@@ -415,7 +412,6 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             if self.current_channel.q.val() == self.chan_id[i].val() {
                 self.cur_cmd_addr.next = self.chan_cmd_addr[i].q.val();
                 self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[i].q.val();
-                self.cur_cmd_left.next = self.chan_cmd_left[i].q.val();
                 self.cur_last_cmd.next = self.chan_cmd_left[i].q.val() == bits::<32>(2);
                 self.cur_in_block.next = self.chan_in_block[i].q.val();
                 self.cur_pending.next = self.chan_acquire_pending[i].q.val();

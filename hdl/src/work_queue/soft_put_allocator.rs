@@ -103,9 +103,9 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     free_shadowed_after: Signal<Local, Bits<X_BITS>>,
     csa_sum: Signal<Local, Bits<X_BITS>>,
     csa_carry: Signal<Local, Bits<X_BITS>>,
-    soft_plus_count: Signal<Local, Bits<X_BITS>>,
+    soft_plus_count: Signal<Local, Bits<IDX_BITS>>,
     soft_past_end: Signal<Local, Bits<X_BITS>>,
-    entries_minus_one: Signal<Local, Bits<X_BITS>>,
+    entries_minus_one: Signal<Local, Bits<IDX_BITS>>,
     fits: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
     pow2_form: Constant<Bit>,
@@ -215,7 +215,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             resp_lap_reg,
             shadow_passed_soft
         );
-        self.entries_minus_one.next = self.ring_entries.val() - self.one.val();
+        self.entries_minus_one.next =
+            self.ring_entries.val().get_bits::<IDX_BITS>(0) - bits::<IDX_BITS>(1);
         // ---- Stage 1: register the request, compute what the inputs alone decide.
         self.alloc_ready.next = !self.reset.val();
         self.req_valid.d.next = self.alloc_valid.val() & !self.setup_valid.val();
@@ -278,7 +279,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         }
         self.grant.next = self.req_countable.q.val() & self.fits.val();
         self.soft_plus_count.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val()) + self.req_count.q.val();
+            self.soft_gp_put_reg.q.val() + self.req_count.q.val().get_bits::<IDX_BITS>(0);
         self.soft_past_end.next = bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val())
             + self.req_count_minus_n.q.val();
         // The response of the request, registered.
@@ -297,12 +298,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             }
             // wrap(soft + count), 0 <= soft + count < 2n.
             if self.pow2_form.val() {
-                self.soft_gp_put_reg.d.next =
-                    self.soft_plus_count.val().get_bits::<IDX_BITS>(0) & self.last_index.q.val();
+                self.soft_gp_put_reg.d.next = self.soft_plus_count.val() & self.last_index.q.val();
             } else if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
                 self.soft_gp_put_reg.d.next = self.soft_past_end.val().get_bits::<IDX_BITS>(0);
             } else {
-                self.soft_gp_put_reg.d.next = self.soft_plus_count.val().get_bits::<IDX_BITS>(0);
+                self.soft_gp_put_reg.d.next = self.soft_plus_count.val();
             }
             if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
                 self.soft_lap.d.next = self.soft_lap.q.val() + bits::<16>(1);
@@ -338,7 +338,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.req_shadow.d.next = false;
             self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.shadow_comp.d.next = self.ring_entries.val();
-            self.last_index.d.next = self.entries_minus_one.val().get_bits::<IDX_BITS>(0);
+            self.last_index.d.next = self.entries_minus_one.val();
             self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
             self.soft_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.soft_lap.d.next = bits::<16>(0);
