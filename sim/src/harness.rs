@@ -142,6 +142,85 @@ impl Probe for PortProbe {
     }
 }
 
+/// Collects the ports of one sub-block (depth 2 of the block tree, scope `child`) with their
+/// Verilog names, as [`PortProbe`] does for the top level.
+struct ChildPortProbe<'a> {
+    child: &'a str,
+    scopes: Vec<String>,
+    ports: Vec<Port>,
+    values: Vec<String>,
+}
+
+impl Probe for ChildPortProbe<'_> {
+    fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
+        self.scopes.push(name.to_string());
+    }
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.scopes.pop();
+    }
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.scopes.push(name.to_string());
+    }
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.scopes.pop();
+    }
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        if self.scopes.len() != 2 || self.scopes[1] != self.child {
+            return;
+        }
+        let dir = match signal.kind() {
+            AtomKind::InputParameter => PortDir::Input,
+            AtomKind::OutputParameter | AtomKind::OutputPassthrough => PortDir::Output,
+            _ => return,
+        };
+        if name == "clock" {
+            return;
+        }
+        self.ports.push(Port {
+            name: name.to_string(),
+            width: signal.bits(),
+            dir,
+        });
+        self.values.push(value_bits(&signal.vcd()));
+    }
+}
+
+/// Records the ports of one sub-block of a harness's unit, cycle by cycle, for the
+/// co-simulation of that sub-block exported on its own: call [`ChildPortTrace::sample`] where
+/// [`Harness::step`] samples the top level (inputs settled, before the clock edge).
+pub struct ChildPortTrace {
+    child: &'static str,
+    trace: PortTrace,
+}
+
+impl ChildPortTrace {
+    /// A trace of the sub-block named `child` (its field name in the unit).
+    pub fn new(child: &'static str) -> Self {
+        ChildPortTrace {
+            child,
+            trace: PortTrace::default(),
+        }
+    }
+    /// Record this cycle's port values of the sub-block.
+    pub fn sample<B: Block>(&mut self, uut: &B) {
+        let mut probe = ChildPortProbe {
+            child: self.child,
+            scopes: vec![],
+            ports: vec![],
+            values: vec![],
+        };
+        uut.accept("uut", &mut probe);
+        if self.trace.ports.is_empty() {
+            self.trace.ports = probe.ports;
+        }
+        self.trace.cycles.push(probe.values);
+    }
+    /// The recorded trace.
+    pub fn finish(self) -> PortTrace {
+        self.trace
+    }
+}
+
 /// Steps a block cycle by cycle. See the module documentation for the timing of one step.
 pub struct Harness<B: Block> {
     pub uut: B,

@@ -43,9 +43,17 @@
 //! condition the decoder should have refused).
 //!
 //! Timing: an entry costs 3 cycles of fetch, a command 3 cycles of fetch and decode plus
-//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 5 per poll: the semaphore read, a register, the two
-//! stages of the check, the decision),
-//! and 1 to step to the next command. Outputs are decoded from registers.
+//! `cmd_cycles` plus its completion (launch: the handshake; release: 1; acquire: 5 per poll: the
+//! semaphore read, a register, the two stages of the check, the decision), and 1 to step to the
+//! next command. A malformed entry is checked as its second word arrives and acted on (`error`,
+//! stop) in the next cycle, HEADER_FETCH, which then fetches nothing; a command header is decoded
+//! (and checked) as it arrives, so `exec_opcode`, `acquire_sem` and the semaphore read port show
+//! the new command from DECODE on. `watchdog_limit` is configuration: the host compares the
+//! waiting count with a registered `watchdog_limit` - 1. Outputs are decoded from registers.
+//! For timing (iCE40 >= 100 MHz), every read address is a register or a register chosen by
+//! the channel (the entry's address and the word after it are computed in the cycle before;
+//! each channel keeps its block address and the word after it), the per-channel adders work
+//! on that channel's registers, and the channel switch is decided apart from the state chain.
 use super::acquire_check::AcquireCheck;
 use super::command::{
     COND_LSB, NAMED_SEM_BIT, OPCODE_LSB, OP_ACQUIRE, OP_LAUNCH, OP_RELEASE, OP_WFI, RELEASE_WFI_BIT,
@@ -113,6 +121,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     current_channel: DFF<Bit>,
     /// Per channel: where its block continues, and its acquire and error state.
     chan_cmd_addr: [DFF<Bits<32>>; 2],
+    /// `chan_cmd_addr` + 1 (the command's payload word), kept beside it.
+    chan_cmd_addr_next: [DFF<Bits<32>>; 2],
     chan_cmd_left: [DFF<Bits<32>>; 2],
     chan_in_block: [DFF<Bit>; 2],
     chan_acquire_pending: [DFF<Bit>; 2],
@@ -123,6 +133,10 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     /// The entry's first word, the command being executed, decoded.
     entry_word0: DFF<Bits<32>>,
     cmd_header: DFF<Bits<32>>,
+    /// The header just fetched is malformed (decided as it arrived).
+    cmd_malformed_reg: DFF<Bit>,
+    /// The entry just fetched is malformed (checked in ENTRY_WORD1, high in the next cycle).
+    entry_malformed_reg: DFF<Bit>,
     cmd_payload: DFF<Bits<32>>,
     cmd_opcode: DFF<Bits<4>>,
     cmd_cond: DFF<Bits<3>>,
@@ -131,6 +145,12 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     exec_cycles: DFF<Bits<8>>,
     /// The semaphore read, registered before the acquire check (block RAM out to a register).
     sem_value_reg: DFF<Bits<32>>,
+    /// Read addresses computed a cycle before they are used, so that no adder lies between the
+    /// channel selection and `mem_rd_addr`: the entry's address and the word after it.
+    entry_addr_reg: DFF<Bits<32>>,
+    entry_addr_next: DFF<Bits<32>>,
+    /// `watchdog_limit` - 1, registered (the limit is configuration).
+    watchdog_last: DFF<Bits<32>>,
     exec_pulse: DFF<Bit>,
     /// The served channel's entry is complete: `chan_advance` of that channel, one cycle after
     /// the last command (registered, so no combinational path leaves towards the rings).
@@ -139,7 +159,11 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     check: AcquireCheck,
     // The served channel's view, selected this cycle.
     cur_cmd_addr: Signal<Local, Bits<32>>,
-    cur_cmd_left: Signal<Local, Bits<32>>,
+    cur_cmd_addr_next: Signal<Local, Bits<32>>,
+    /// The block's word address, from the entry's two words (ENTRY_WORD1).
+    block_addr: Signal<Local, Bits<32>>,
+    /// The served channel's block has one command left (its `chan_cmd_left` is 2).
+    cur_last_cmd: Signal<Local, Bit>,
     cur_in_block: Signal<Local, Bit>,
     cur_pending: Signal<Local, Bit>,
     cur_no_switch: Signal<Local, Bit>,
@@ -147,6 +171,7 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     cur_gp_get: Signal<Local, Bits<IDX_BITS>>,
     cur_ring_base: Signal<Local, Bits<32>>,
     cur_runnable: Signal<Local, Bit>,
+    switch_channel: Signal<Local, Bit>,
     other_runnable: Signal<Local, Bit>,
     entry_addr: Signal<Local, Bits<32>>,
     block_length: Signal<Local, Bits<32>>,
@@ -233,6 +258,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             state: Default::default(),
             current_channel: Default::default(),
             chan_cmd_addr: Default::default(),
+            chan_cmd_addr_next: Default::default(),
             chan_cmd_left: Default::default(),
             chan_in_block: Default::default(),
             chan_acquire_pending: Default::default(),
@@ -242,6 +268,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             chan_watchdog_fired: Default::default(),
             entry_word0: Default::default(),
             cmd_header: Default::default(),
+            cmd_malformed_reg: Default::default(),
+            entry_malformed_reg: Default::default(),
             cmd_payload: Default::default(),
             cmd_opcode: Default::default(),
             cmd_cond: Default::default(),
@@ -249,12 +277,17 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             cmd_sem: Default::default(),
             exec_cycles: Default::default(),
             sem_value_reg: Default::default(),
+            entry_addr_reg: Default::default(),
+            entry_addr_next: Default::default(),
+            watchdog_last: Default::default(),
             exec_pulse: Default::default(),
             advance_pulse: Default::default(),
             error_pulse: Default::default(),
             check: Default::default(),
             cur_cmd_addr: Default::default(),
-            cur_cmd_left: Default::default(),
+            cur_cmd_addr_next: Default::default(),
+            block_addr: Default::default(),
+            cur_last_cmd: Default::default(),
             cur_in_block: Default::default(),
             cur_pending: Default::default(),
             cur_no_switch: Default::default(),
@@ -262,6 +295,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             cur_gp_get: Default::default(),
             cur_ring_base: Default::default(),
             cur_runnable: Default::default(),
+            switch_channel: Default::default(),
             other_runnable: Default::default(),
             entry_addr: Default::default(),
             block_length: Default::default(),
@@ -314,6 +348,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             current_channel,
             entry_word0,
             cmd_header,
+            cmd_malformed_reg,
+            entry_malformed_reg,
             cmd_payload,
             cmd_opcode,
             cmd_cond,
@@ -321,6 +357,9 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             cmd_sem,
             exec_cycles,
             sem_value_reg,
+            entry_addr_reg,
+            entry_addr_next,
+            watchdog_last,
             exec_pulse,
             error_pulse
         );
@@ -328,6 +367,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         // Defaults: every per-channel register holds, every pulse is low.
         self.exec_pulse.d.next = false;
         self.error_pulse.d.next = false;
+        self.entry_malformed_reg.d.next = false;
         self.mem_rd_en.next = false;
         self.sem_wr_en.next = false;
         self.launch_valid.next = false;
@@ -336,7 +376,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.watchdog.next = false;
         self.watchdog_channel.next = false;
         self.cur_cmd_addr.next = self.chan_cmd_addr[0].q.val();
-        self.cur_cmd_left.next = self.chan_cmd_left[0].q.val();
+        self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[0].q.val();
+        self.cur_last_cmd.next = self.chan_cmd_left[0].q.val() == bits::<32>(2);
         self.cur_in_block.next = self.chan_in_block[0].q.val();
         self.cur_pending.next = self.chan_acquire_pending[0].q.val();
         self.cur_no_switch.next = self.chan_no_switch[0].q.val();
@@ -347,6 +388,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.other_runnable.next = false;
         for i in 0..2 {
             self.chan_cmd_addr[i].clock.next = self.clock.val();
+            self.chan_cmd_addr_next[i].clock.next = self.clock.val();
             self.chan_cmd_left[i].clock.next = self.clock.val();
             self.chan_in_block[i].clock.next = self.clock.val();
             self.chan_acquire_pending[i].clock.next = self.clock.val();
@@ -355,6 +397,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             self.chan_wait_cycles[i].clock.next = self.clock.val();
             self.chan_watchdog_fired[i].clock.next = self.clock.val();
             self.chan_cmd_addr[i].d.next = self.chan_cmd_addr[i].q.val();
+            self.chan_cmd_addr_next[i].d.next = self.chan_cmd_addr_next[i].q.val();
             self.chan_cmd_left[i].d.next = self.chan_cmd_left[i].q.val();
             self.chan_in_block[i].d.next = self.chan_in_block[i].q.val();
             self.chan_acquire_pending[i].d.next = self.chan_acquire_pending[i].q.val();
@@ -368,7 +411,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             self.stopped[i].next = self.chan_stopped[i].q.val();
             if self.current_channel.q.val() == self.chan_id[i].val() {
                 self.cur_cmd_addr.next = self.chan_cmd_addr[i].q.val();
-                self.cur_cmd_left.next = self.chan_cmd_left[i].q.val();
+                self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[i].q.val();
+                self.cur_last_cmd.next = self.chan_cmd_left[i].q.val() == bits::<32>(2);
                 self.cur_in_block.next = self.chan_in_block[i].q.val();
                 self.cur_pending.next = self.chan_acquire_pending[i].q.val();
                 self.cur_no_switch.next = self.chan_no_switch[i].q.val();
@@ -384,8 +428,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             if self.chan_acquire_pending[i].q.val() & !self.chan_watchdog_fired[i].q.val() {
                 self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val() + bits::<32>(1);
                 if (self.watchdog_limit.val() != bits::<32>(0))
-                    & (self.chan_wait_cycles[i].q.val() + bits::<32>(1)
-                        == self.watchdog_limit.val())
+                    & (self.chan_wait_cycles[i].q.val() == self.watchdog_last.q.val())
                 {
                     self.chan_watchdog_fired[i].d.next = true;
                     self.watchdog.next = true;
@@ -394,20 +437,30 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             }
         }
         self.mem_rd_addr.next = self.cur_cmd_addr.val();
+        self.watchdog_last.d.next = self.watchdog_limit.val() - bits::<32>(1);
         // The entry (WQ-9): word address from GET / GET_HI, length in words.
         self.entry_addr.next = self.cur_ring_base.val()
             + (bit_cast::<32, IDX_BITS>(self.cur_gp_get.val()) << bits::<32>(1));
+        // Used in the next cycle: PICK precedes ENTRY_ADDRESS (same channel, GP_GET still),
+        // ENTRY_ADDRESS precedes ENTRY_WORD0.
+        self.entry_addr_reg.d.next = self.entry_addr.val();
+        self.entry_addr_next.d.next = self.entry_addr_reg.q.val() + bits::<32>(1);
+
         self.block_length.next =
             (self.mem_rd_data.val() >> self.length_shift.val()) & bits::<32>(0x1F_FFFF);
+        self.block_addr.next = (self.entry_word0.q.val() >> bits::<32>(2))
+            | ((self.mem_rd_data.val() & bits::<32>(3)) << bits::<32>(30));
         self.entry_malformed.next = (self.block_length.val() == bits::<32>(0))
             | self.block_length.val().get_bit(0)
             | ((self.mem_rd_data.val() & bits::<32>(0xFC)) != bits::<32>(0));
         // The command header (see `command`).
-        self.header_opcode.next = self.cmd_header.q.val() >> self.opcode_shift.val();
-        self.header_cond.next = (self.cmd_header.q.val() >> self.cond_shift.val()) & bits::<32>(7);
-        self.header_index.next = self.cmd_header.q.val() & bits::<32>(0x7FFF);
+        // Decoded as the header word arrives (PAYLOAD_FETCH) and registered: DECODE acts on
+        // registers only.
+        self.header_opcode.next = self.mem_rd_data.val() >> self.opcode_shift.val();
+        self.header_cond.next = (self.mem_rd_data.val() >> self.cond_shift.val()) & bits::<32>(7);
+        self.header_index.next = self.mem_rd_data.val() & bits::<32>(0x7FFF);
         self.header_named.next =
-            (self.cmd_header.q.val() & self.named_sem_bit.val()) != bits::<32>(0);
+            (self.mem_rd_data.val() & self.named_sem_bit.val()) != bits::<32>(0);
         self.cmd_malformed.next = true;
         if (self.header_opcode.val() == self.op_launch.val())
             | (self.header_opcode.val() == self.op_wfi.val())
@@ -440,48 +493,49 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 } else {
                     self.state.d.next = self.state_entry_address.val();
                 }
-            } else if self.other_runnable.val() {
-                self.current_channel.d.next = !self.current_channel.q.val();
             }
         } else if self.state.q.val() == self.state_entry_address.val() {
             self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.entry_addr.val();
+            self.mem_rd_addr.next = self.entry_addr_reg.q.val();
             self.state.d.next = self.state_entry_word0.val();
         } else if self.state.q.val() == self.state_entry_word0.val() {
             self.entry_word0.d.next = self.mem_rd_data.val();
             self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.entry_addr.val() + bits::<32>(1);
+            self.mem_rd_addr.next = self.entry_addr_next.q.val();
             self.state.d.next = self.state_entry_word1.val();
         } else if self.state.q.val() == self.state_entry_word1.val() {
-            if self.entry_malformed.val() {
+            // Checked as the word arrives, acted on in HEADER_FETCH (from a register).
+            self.entry_malformed_reg.d.next = self.entry_malformed.val();
+            self.state.d.next = self.state_header_fetch.val();
+        } else if self.state.q.val() == self.state_header_fetch.val() {
+            if self.entry_malformed_reg.q.val() {
                 self.error_pulse.d.next = true;
                 self.state.d.next = self.state_pick.val();
             } else {
-                self.state.d.next = self.state_header_fetch.val();
+                self.mem_rd_en.next = true;
+                self.mem_rd_addr.next = self.cur_cmd_addr.val();
+                self.state.d.next = self.state_payload_fetch.val();
             }
-        } else if self.state.q.val() == self.state_header_fetch.val() {
-            self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.cur_cmd_addr.val();
-            self.state.d.next = self.state_payload_fetch.val();
         } else if self.state.q.val() == self.state_payload_fetch.val() {
             self.cmd_header.d.next = self.mem_rd_data.val();
-            self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.cur_cmd_addr.val() + bits::<32>(1);
-            self.state.d.next = self.state_decode.val();
-        } else if self.state.q.val() == self.state_decode.val() {
-            self.cmd_payload.d.next = self.mem_rd_data.val();
             self.cmd_opcode.d.next = self.header_opcode.val().get_bits::<4>(0);
             self.cmd_cond.d.next = self.header_cond.val().get_bits::<3>(0);
             self.cmd_release_wfi.d.next =
-                (self.cmd_header.q.val() & self.release_wfi_bit.val()) != bits::<32>(0);
+                (self.mem_rd_data.val() & self.release_wfi_bit.val()) != bits::<32>(0);
             if self.header_named.val() {
                 self.cmd_sem.d.next = self.ring_entries.val()
-                    + bit_cast::<SEM_BITS, 1>(self.cmd_header.q.val().get_bits::<1>(0));
+                    + bit_cast::<SEM_BITS, 1>(self.mem_rd_data.val().get_bits::<1>(0));
             } else {
                 self.cmd_sem.d.next = self.header_index.val().get_bits::<SEM_BITS>(0);
             }
+            self.cmd_malformed_reg.d.next = self.cmd_malformed.val();
+            self.mem_rd_en.next = true;
+            self.mem_rd_addr.next = self.cur_cmd_addr_next.val();
+            self.state.d.next = self.state_decode.val();
+        } else if self.state.q.val() == self.state_decode.val() {
+            self.cmd_payload.d.next = self.mem_rd_data.val();
             self.exec_cycles.d.next = bits::<8>(1);
-            if self.cmd_malformed.val() {
+            if self.cmd_malformed_reg.q.val() {
                 self.error_pulse.d.next = true;
                 self.state.d.next = self.state_pick.val();
             } else if self.cur_pending.val() {
@@ -532,14 +586,13 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             } else {
                 self.acquire_wait.next = !self.cur_pending.val();
                 if self.other_runnable.val() & !self.cur_no_switch.val() {
-                    self.current_channel.d.next = !self.current_channel.q.val();
                     self.state.d.next = self.state_pick.val();
                 } else {
                     self.state.d.next = self.state_acq_read.val();
                 }
             }
         } else if self.state.q.val() == self.state_next.val() {
-            if self.cur_cmd_left.val() == bits::<32>(2) {
+            if self.cur_last_cmd.val() {
                 self.state.d.next = self.state_pick.val();
             } else {
                 self.state.d.next = self.state_header_fetch.val();
@@ -547,22 +600,38 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         } else {
             self.state.d.next = self.state_pick.val();
         }
+        // The channel switch (PICK with nothing to do here, or a blocked acquire in
+        // ACQ_DECIDE), decided apart from the state chain so its enable stays shallow.
+        self.switch_channel.next = ((self.state.q.val() == self.state_pick.val())
+            & !self.advance_pulse[0].q.val()
+            & !self.advance_pulse[1].q.val()
+            & !self.cur_runnable.val()
+            & self.other_runnable.val())
+            | ((self.state.q.val() == self.state_acq_decide.val())
+                & !self.check.satisfied.val()
+                & self.other_runnable.val()
+                & !self.cur_no_switch.val());
+        if self.switch_channel.val() {
+            self.current_channel.d.next = !self.current_channel.q.val();
+        }
         // Per-channel register updates of the served channel.
         for i in 0..2 {
             if self.current_channel.q.val() == self.chan_id[i].val() {
-                if (self.state.q.val() == self.state_entry_word1.val())
-                    & !self.entry_malformed.val()
-                {
-                    self.chan_cmd_addr[i].d.next = (self.entry_word0.q.val() >> bits::<32>(2))
-                        | ((self.mem_rd_data.val() & bits::<32>(3)) << bits::<32>(30));
+                // Written whatever the entry (a malformed one stops the channel below, and
+                // a stopped channel reads its block no more), so the check stays off the
+                // enables of these registers.
+                if self.state.q.val() == self.state_entry_word1.val() {
+                    self.chan_cmd_addr[i].d.next = self.block_addr.val();
+                    self.chan_cmd_addr_next[i].d.next = self.block_addr.val() + bits::<32>(1);
                     self.chan_cmd_left[i].d.next = self.block_length.val();
                     self.chan_in_block[i].d.next = true;
                     self.chan_no_switch[i].d.next =
                         (self.entry_word0.q.val() & self.no_switch_bit.val()) != bits::<32>(0);
                 }
-                if ((self.state.q.val() == self.state_entry_word1.val())
-                    & self.entry_malformed.val())
-                    | ((self.state.q.val() == self.state_decode.val()) & self.cmd_malformed.val())
+                if ((self.state.q.val() == self.state_header_fetch.val())
+                    & self.entry_malformed_reg.q.val())
+                    | ((self.state.q.val() == self.state_decode.val())
+                        & self.cmd_malformed_reg.q.val())
                 {
                     self.chan_stopped[i].d.next = true;
                     self.chan_in_block[i].d.next = false;
@@ -579,9 +648,12 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                     self.chan_watchdog_fired[i].d.next = false;
                 }
                 if self.state.q.val() == self.state_next.val() {
-                    self.chan_cmd_addr[i].d.next = self.cur_cmd_addr.val() + bits::<32>(2);
-                    self.chan_cmd_left[i].d.next = self.cur_cmd_left.val() - bits::<32>(2);
-                    if self.cur_cmd_left.val() == bits::<32>(2) {
+                    // The served channel's own registers (no channel mux before the adders).
+                    self.chan_cmd_addr[i].d.next = self.chan_cmd_addr[i].q.val() + bits::<32>(2);
+                    self.chan_cmd_addr_next[i].d.next =
+                        self.chan_cmd_addr_next[i].q.val() + bits::<32>(2);
+                    self.chan_cmd_left[i].d.next = self.chan_cmd_left[i].q.val() - bits::<32>(2);
+                    if self.chan_cmd_left[i].q.val() == bits::<32>(2) {
                         self.chan_in_block[i].d.next = false;
                         self.advance_pulse[i].d.next = true;
                     }
@@ -589,6 +661,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             }
             if self.reset.val() {
                 self.chan_cmd_addr[i].d.next = bits::<32>(0);
+                self.chan_cmd_addr_next[i].d.next = bits::<32>(1);
                 self.chan_cmd_left[i].d.next = bits::<32>(0);
                 self.chan_in_block[i].d.next = false;
                 self.chan_acquire_pending[i].d.next = false;

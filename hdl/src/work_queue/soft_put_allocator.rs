@@ -8,27 +8,42 @@
 //!   (count <= wrap(shadow - soft)), soft GP_PUT advances to wrap(soft + count) and the old
 //!   value is returned as the thread's first entry (`resp_ok` high); otherwise nothing changes
 //!   (`resp_ok` low: the thread backs off without writing and retries later). A count of 0 is
-//!   refused and raises `violation`, as does an index input outside the ring (a wrap out of
-//!   range).
+//!   refused and raises `violation`, as does an index input outside the ring (`setup_gp_get` or
+//!   `shadow_gp_put_value` >= n while valid).
 //! - `resp_lap` counts how often soft GP_PUT has wrapped before the first entry: with the index
 //!   it numbers the allocation uniquely, which the threads use as the value of their guard
 //!   semaphores (a semaphore per entry is reused on every lap of the ring). Reading: the
 //!   specification's soft GP_PUT is the index; the lap is this design's addition, kept beside it.
 //! - Shadow (`shadow_valid` with `shadow_gp_put_value`): the host advanced GP_GET and wrote the
 //!   new shadow GP_PUT = wrap(GP_GET - 1) (the GPU channel keeps GP_PUT = shadow GP_PUT =
-//!   wrap(GP_GET - 1); after an advance that is the GP_GET just left).
-//!   Set-up wins over an allocation in the same cycle; an allocation in the cycle of a shadow
-//!   update is checked against the shadow before the update.
+//!   wrap(GP_GET - 1); after an advance that is the GP_GET just left). Shadow GP_PUT only moves
+//!   forward and never past soft GP_PUT (the host executes only allocated entries); an update
+//!   that would leave more than n - 1 free entries broke that rule and raises `violation` in the
+//!   cycle after it.
+//!
+//! Pipeline (latency 2, one allocation per cycle): the request (count, set-up) is registered in
+//! the cycle it arrives, with what can be computed from the inputs alone: count - n, the set-up
+//! values, and the distance the shadow moved, d = wrap(value - shadow) (shadow GP_PUT and
+//! n - shadow GP_PUT are registers of this first stage). The atomic operation is in the next
+//! cycle, on the registers soft GP_PUT, lap and free = wrap(shadow - soft): it sees every shadow
+//! update up to the cycle of its request (the registered d of that cycle is added to free in
+//! the compare), so an allocation requested in the cycle of a shadow update is checked against
+//! the updated shadow, and the result of this operation shows one cycle later. Every loop
+//! through the atomic operation is one carry chain: free - count and free + d - count decide
+//! the grant by their sign and are the next free; soft + count and soft + (count - n), the next
+//! soft GP_PUT, chosen by the sign of the second (compare form) or masked with n - 1 (AND form).
+//! Set-up wins over an allocation requested in the same cycle (which is not answered).
 //!
 //! Parameters: `IDX_BITS` (ring index width), `X_BITS` = `IDX_BITS` + 2; the ring size n is the
-//! configuration input `ring_entries` (as in [`super::gp_fifo::GpFifo`]), the wrap form a
-//! construction parameter ([`SoftPutAllocator::with_form`]).
+//! configuration input `ring_entries` (as in [`super::gp_fifo::GpFifo`]: set while `reset` is
+//! high and kept), the wrap form a construction parameter ([`SoftPutAllocator::with_form`]).
 //! Ports: `clock`, `reset`, `ring_entries`, the set-up and shadow inputs above, `alloc_valid`/`alloc_ready`/
 //! `alloc_count` (`X_BITS`), `resp_valid`/`resp_ok`/`resp_first`/`resp_lap` (16 bits),
 //! `soft_gp_put`, `shadow_gp_put`, `violation`.
-//! Timing: `alloc_ready` is high except in reset; the response is registered, one cycle after
-//! the request (latency 1, one allocation per cycle).
-use super::ring_wrap::{RingWrap, WrapForm};
+//! Timing: `alloc_ready` is high except in reset; the response is registered, two cycles after
+//! the request (latency 2, one allocation per cycle). `shadow_gp_put` shows an update in the
+//! next cycle, `soft_gp_put` the result of an allocation with its response.
+use super::ring_wrap::WrapForm;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -50,25 +65,53 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     pub soft_gp_put: Signal<Out, Bits<IDX_BITS>>,
     pub shadow_gp_put: Signal<Out, Bits<IDX_BITS>>,
     pub violation: Signal<Out, Bit>,
+    // Stage 1: the request and what the inputs alone decide.
+    req_valid: DFF<Bit>,
+    req_count: DFF<Bits<X_BITS>>,
+    /// A request whose count can fit: not 0, nor 2^(X_BITS-1) or more (free is below that).
+    req_countable: DFF<Bit>,
+    /// count - n: soft + count wraps when soft + (count - n) >= 0.
+    req_count_minus_n: DFF<Bits<X_BITS>>,
+    req_setup: DFF<Bit>,
+    /// wrap(GP_GET + 1) and n - 2 = wrap(shadow - soft) after a set-up.
+    req_setup_soft: DFF<Bits<IDX_BITS>>,
+    req_setup_free: DFF<Bits<X_BITS>>,
+    req_shadow: DFF<Bit>,
+    /// wrap(value - shadow): how far the shadow moved.
+    req_shadow_delta: DFF<Bits<X_BITS>>,
+    /// Shadow GP_PUT and n - shadow GP_PUT, updated with the input.
+    shadow_gp_put_reg: DFF<Bits<IDX_BITS>>,
+    shadow_comp: DFF<Bits<X_BITS>>,
+    /// n - 1 and n + 1, set at reset.
+    last_index: DFF<Bits<IDX_BITS>>,
+    entries_plus_one: DFF<Bits<X_BITS>>,
+    // Stage 2: the atomic operation.
     soft_gp_put_reg: DFF<Bits<IDX_BITS>>,
     soft_lap: DFF<Bits<16>>,
-    shadow_gp_put_reg: DFF<Bits<IDX_BITS>>,
+    /// wrap(shadow - soft): free entries ahead of soft GP_PUT (shadow updates included).
+    free: DFF<Bits<X_BITS>>,
     resp_valid_reg: DFF<Bit>,
     resp_ok_reg: DFF<Bit>,
     resp_first_reg: DFF<Bits<IDX_BITS>>,
     resp_lap_reg: DFF<Bits<16>>,
-    /// wrap(shadow - soft): free entries ahead of soft GP_PUT.
-    free_wrap: RingWrap<IDX_BITS, X_BITS>,
-    /// wrap(setup_gp_get + 1) and wrap(setup_gp_get - 1).
-    setup_soft: RingWrap<IDX_BITS, X_BITS>,
-    setup_shadow: RingWrap<IDX_BITS, X_BITS>,
-    soft_plus_count: Signal<Local, Bits<X_BITS>>,
-    soft_next: Signal<Local, Bits<X_BITS>>,
-    pow2_form: Constant<Bit>,
-    index_max: Constant<Bits<X_BITS>>,
+    shadow_passed_soft: DFF<Bit>,
+    shadow_delta: Signal<Local, Bits<X_BITS>>,
+    shadow_ahead: Signal<Local, Bits<X_BITS>>,
+    shadow_behind: Signal<Local, Bits<X_BITS>>,
+    free_shadowed: Signal<Local, Bits<X_BITS>>,
+    free_after: Signal<Local, Bits<X_BITS>>,
+    free_shadowed_after: Signal<Local, Bits<X_BITS>>,
+    csa_sum: Signal<Local, Bits<X_BITS>>,
+    csa_carry: Signal<Local, Bits<X_BITS>>,
+    soft_plus_count: Signal<Local, Bits<IDX_BITS>>,
+    soft_past_end: Signal<Local, Bits<X_BITS>>,
+    entries_minus_one: Signal<Local, Bits<IDX_BITS>>,
     fits: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
+    pow2_form: Constant<Bit>,
     one: Constant<Bits<X_BITS>>,
+    two: Constant<Bits<X_BITS>>,
+    sign_bit: Constant<Bits<X_BITS>>,
 }
 
 impl<const IDX_BITS: usize, const X_BITS: usize> Default for SoftPutAllocator<IDX_BITS, X_BITS> {
@@ -80,6 +123,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Default for SoftPutAllocator<ID
 impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BITS> {
     /// An allocator whose wraps use `form` (WQ-2).
     pub fn with_form(form: WrapForm) -> Self {
+        assert!(
+            IDX_BITS >= 1 && X_BITS == IDX_BITS + 2,
+            "SoftPutAllocator: X_BITS = IDX_BITS + 2"
+        );
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -98,23 +145,44 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             soft_gp_put: Default::default(),
             shadow_gp_put: Default::default(),
             violation: Default::default(),
+            req_valid: Default::default(),
+            req_count: Default::default(),
+            req_countable: Default::default(),
+            req_count_minus_n: Default::default(),
+            req_setup: Default::default(),
+            req_setup_soft: Default::default(),
+            req_setup_free: Default::default(),
+            req_shadow: Default::default(),
+            req_shadow_delta: Default::default(),
+            shadow_gp_put_reg: Default::default(),
+            shadow_comp: Default::default(),
+            last_index: Default::default(),
+            entries_plus_one: Default::default(),
             soft_gp_put_reg: Default::default(),
             soft_lap: Default::default(),
-            shadow_gp_put_reg: Default::default(),
+            free: Default::default(),
             resp_valid_reg: Default::default(),
             resp_ok_reg: Default::default(),
             resp_first_reg: Default::default(),
             resp_lap_reg: Default::default(),
-            free_wrap: RingWrap::new(form),
-            setup_soft: RingWrap::new(form),
-            setup_shadow: RingWrap::new(form),
+            shadow_passed_soft: Default::default(),
+            shadow_delta: Default::default(),
+            shadow_ahead: Default::default(),
+            shadow_behind: Default::default(),
+            free_shadowed: Default::default(),
+            free_after: Default::default(),
+            free_shadowed_after: Default::default(),
+            csa_sum: Default::default(),
+            csa_carry: Default::default(),
             soft_plus_count: Default::default(),
-            soft_next: Default::default(),
-            pow2_form: Constant::new(form == WrapForm::Pow2),
-            index_max: Constant::new(bits::<X_BITS>((1u64 << IDX_BITS) - 1)),
+            soft_past_end: Default::default(),
+            entries_minus_one: Default::default(),
             fits: Default::default(),
             grant: Default::default(),
+            pow2_form: Constant::new(form == WrapForm::Pow2),
             one: Constant::new(bits::<X_BITS>(1)),
+            two: Constant::new(bits::<X_BITS>(2)),
+            sign_bit: Constant::new(bits::<X_BITS>(1u64 << (X_BITS - 1))),
         }
     }
 }
@@ -125,64 +193,138 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         dff_setup!(
             self,
             clock,
+            req_valid,
+            req_count,
+            req_countable,
+            req_count_minus_n,
+            req_setup,
+            req_setup_soft,
+            req_setup_free,
+            req_shadow,
+            req_shadow_delta,
+            shadow_gp_put_reg,
+            shadow_comp,
+            last_index,
+            entries_plus_one,
             soft_gp_put_reg,
             soft_lap,
-            shadow_gp_put_reg,
+            free,
             resp_valid_reg,
             resp_ok_reg,
             resp_first_reg,
-            resp_lap_reg
+            resp_lap_reg,
+            shadow_passed_soft
         );
-        self.free_wrap.entries.next = self.ring_entries.val();
-        self.setup_soft.entries.next = self.ring_entries.val();
-        self.setup_shadow.entries.next = self.ring_entries.val();
-        self.free_wrap.x.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val())
-            - bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val());
-        self.soft_plus_count.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val()) + self.alloc_count.val();
-        // wrap(soft + count), inline (0 <= soft + count < 2n): the input-dependent value is
-        // decided here, not in a sub-block that feeds back (Verilator UNOPTFLAT).
-        self.soft_next.next = self.soft_plus_count.val();
-        if self.pow2_form.val() {
-            self.soft_next.next =
-                self.soft_plus_count.val() & (self.ring_entries.val() - self.one.val());
-        } else if self.soft_plus_count.val() >= self.ring_entries.val() {
-            self.soft_next.next = self.soft_plus_count.val() - self.ring_entries.val();
-        }
-        self.setup_soft.x.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val()) + self.one.val();
-        self.setup_shadow.x.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val()) - self.one.val();
+        self.entries_minus_one.next =
+            self.ring_entries.val().get_bits::<IDX_BITS>(0) - bits::<IDX_BITS>(1);
+        // ---- Stage 1: register the request, compute what the inputs alone decide.
         self.alloc_ready.next = !self.reset.val();
-        self.fits.next = (self.alloc_count.val()
-            <= bit_cast::<X_BITS, IDX_BITS>(self.free_wrap.wrapped.val()))
-            & (self.alloc_count.val() != bits::<X_BITS>(0));
-        self.grant.next = self.alloc_valid.val() & self.fits.val() & !self.setup_valid.val();
-        self.violation.next = (self.alloc_valid.val()
-            & (self.alloc_count.val() == bits::<X_BITS>(0)))
-            | self.free_wrap.out_of_range.val()
-            | (self.grant.val() & (self.soft_next.val() > self.index_max.val()))
-            | (self.setup_valid.val()
-                & (self.setup_soft.out_of_range.val() | self.setup_shadow.out_of_range.val()));
-        // The response of this cycle's request, registered.
-        self.resp_valid_reg.d.next = self.alloc_valid.val() & !self.setup_valid.val();
+        self.req_valid.d.next = self.alloc_valid.val() & !self.setup_valid.val();
+        self.req_count.d.next = self.alloc_count.val();
+        self.req_countable.d.next = self.alloc_valid.val()
+            & !self.setup_valid.val()
+            & (self.alloc_count.val() != bits::<X_BITS>(0))
+            & ((self.alloc_count.val() & self.sign_bit.val()) == bits::<X_BITS>(0));
+        self.req_count_minus_n.d.next = self.alloc_count.val() - self.ring_entries.val();
+        self.req_setup.d.next = self.setup_valid.val();
+        // wrap(GP_GET + 1) of an index: 0 after the last index.
+        self.req_setup_soft.d.next = self.setup_gp_get.val() + bits::<IDX_BITS>(1);
+        if self.setup_gp_get.val() == self.last_index.q.val() {
+            self.req_setup_soft.d.next = bits::<IDX_BITS>(0);
+        }
+        self.req_setup_free.d.next = self.ring_entries.val() - self.two.val();
+        self.req_shadow.d.next = self.shadow_valid.val() & !self.setup_valid.val();
+        // d = wrap(value - shadow): value - shadow, or value + (n - shadow) when negative.
+        self.shadow_ahead.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
+            - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val());
+        self.shadow_behind.next =
+            bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()) + self.shadow_comp.q.val();
+        self.shadow_delta.next = self.shadow_ahead.val();
+        if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
+            self.shadow_delta.next = self.shadow_behind.val();
+        }
+        self.req_shadow_delta.d.next = self.shadow_delta.val();
+        if self.shadow_valid.val() {
+            self.shadow_gp_put_reg.d.next = self.shadow_gp_put_value.val();
+            self.shadow_comp.d.next = self.ring_entries.val()
+                - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+        }
+        if self.setup_valid.val() {
+            // Shadow GP_PUT = wrap(GP_GET - 1): the last index before 0.
+            self.shadow_gp_put_reg.d.next = self.setup_gp_get.val() - bits::<IDX_BITS>(1);
+            self.shadow_comp.d.next = self.entries_plus_one.q.val()
+                - bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val());
+            if self.setup_gp_get.val() == bits::<IDX_BITS>(0) {
+                self.shadow_gp_put_reg.d.next = self.last_index.q.val();
+                self.shadow_comp.d.next = self.one.val();
+            }
+        }
+        // ---- Stage 2: the atomic operation on soft GP_PUT and free.
+        self.free_after.next = self.free.q.val() - self.req_count.q.val();
+        self.free_shadowed.next = self.free.q.val() + self.req_shadow_delta.q.val();
+        // free + d - count = free + d + !count + 1, one carry chain after a carry-save step.
+        self.csa_sum.next =
+            self.free.q.val() ^ self.req_shadow_delta.q.val() ^ !self.req_count.q.val();
+        self.csa_carry.next = (self.free.q.val() & self.req_shadow_delta.q.val())
+            | (self.free.q.val() & !self.req_count.q.val())
+            | (self.req_shadow_delta.q.val() & !self.req_count.q.val());
+        self.free_shadowed_after.next =
+            self.csa_sum.val() + ((self.csa_carry.val() << bits::<X_BITS>(1)) | self.one.val());
+        // count <= free (with this request's cycle's shadow update): no borrow.
+        if self.req_shadow.q.val() {
+            self.fits.next =
+                (self.free_shadowed_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
+        } else {
+            self.fits.next = (self.free_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
+        }
+        self.grant.next = self.req_countable.q.val() & self.fits.val();
+        self.soft_plus_count.next =
+            self.soft_gp_put_reg.q.val() + self.req_count.q.val().get_bits::<IDX_BITS>(0);
+        self.soft_past_end.next = bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val())
+            + self.req_count_minus_n.q.val();
+        // The response of the request, registered.
+        self.resp_valid_reg.d.next = self.req_valid.q.val();
         self.resp_ok_reg.d.next = self.grant.val();
         self.resp_first_reg.d.next = self.soft_gp_put_reg.q.val();
         self.resp_lap_reg.d.next = self.soft_lap.q.val();
+        if self.req_shadow.q.val() {
+            self.free.d.next = self.free_shadowed.val();
+        }
         if self.grant.val() {
-            self.soft_gp_put_reg.d.next = self.soft_next.val().get_bits::<IDX_BITS>(0);
-            if self.soft_plus_count.val() >= self.ring_entries.val() {
+            if self.req_shadow.q.val() {
+                self.free.d.next = self.free_shadowed_after.val();
+            } else {
+                self.free.d.next = self.free_after.val();
+            }
+            // wrap(soft + count), 0 <= soft + count < 2n.
+            if self.pow2_form.val() {
+                self.soft_gp_put_reg.d.next = self.soft_plus_count.val() & self.last_index.q.val();
+            } else if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
+                self.soft_gp_put_reg.d.next = self.soft_past_end.val().get_bits::<IDX_BITS>(0);
+            } else {
+                self.soft_gp_put_reg.d.next = self.soft_plus_count.val();
+            }
+            if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
                 self.soft_lap.d.next = self.soft_lap.q.val() + bits::<16>(1);
             }
         }
-        if self.shadow_valid.val() {
-            self.shadow_gp_put_reg.d.next = self.shadow_gp_put_value.val();
-        }
-        if self.setup_valid.val() {
-            self.soft_gp_put_reg.d.next = self.setup_soft.wrapped.val();
-            self.shadow_gp_put_reg.d.next = self.setup_shadow.wrapped.val();
+        // Shadow GP_PUT never passes soft GP_PUT: free stays below n.
+        self.shadow_passed_soft.d.next =
+            self.req_shadow.q.val() & (self.free_shadowed.val() >= self.ring_entries.val());
+        if self.req_setup.q.val() {
+            self.soft_gp_put_reg.d.next = self.req_setup_soft.q.val();
+            self.free.d.next = self.req_setup_free.q.val();
             self.soft_lap.d.next = bits::<16>(0);
         }
+        self.violation.next = (self.alloc_valid.val()
+            & (self.alloc_count.val() == bits::<X_BITS>(0)))
+            | (self.setup_valid.val()
+                & (bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
+                    >= self.ring_entries.val()))
+            | (self.shadow_valid.val()
+                & (bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
+                    >= self.ring_entries.val()))
+            | self.shadow_passed_soft.q.val();
         self.resp_valid.next = self.resp_valid_reg.q.val();
         self.resp_ok.next = self.resp_ok_reg.q.val();
         self.resp_first.next = self.resp_first_reg.q.val();
@@ -190,13 +332,22 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         self.soft_gp_put.next = self.soft_gp_put_reg.q.val();
         self.shadow_gp_put.next = self.shadow_gp_put_reg.q.val();
         if self.reset.val() {
+            self.req_valid.d.next = false;
+            self.req_countable.d.next = false;
+            self.req_setup.d.next = false;
+            self.req_shadow.d.next = false;
+            self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
+            self.shadow_comp.d.next = self.ring_entries.val();
+            self.last_index.d.next = self.entries_minus_one.val();
+            self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
             self.soft_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.soft_lap.d.next = bits::<16>(0);
-            self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
+            self.free.d.next = bits::<X_BITS>(0);
             self.resp_valid_reg.d.next = false;
             self.resp_ok_reg.d.next = false;
             self.resp_first_reg.d.next = bits::<IDX_BITS>(0);
             self.resp_lap_reg.d.next = bits::<16>(0);
+            self.shadow_passed_soft.d.next = false;
             self.violation.next = false;
         }
     }

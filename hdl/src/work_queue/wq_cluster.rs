@@ -17,7 +17,8 @@
 //! Ports: as the sub-blocks, plus `gp_get[c]`/`gp_put[c]` of both channels, `release_valid` (with
 //! `release_sem`, `release_value`: the host's release this cycle), `full[c]`, `fill[c]`, `soft_gp_put`,
 //! `shadow_gp_put` (for waves), `ready` (the semaphores are cleared and the host runs), `violation` (any sub-block's).
-//! Timing: the sub-blocks' (the host's command timing; allocation answered in 1 cycle).
+//! Timing: the sub-blocks' (the host's command timing; an allocation answered 2 cycles after
+//! its request, one per cycle).
 use super::gp_fifo::GpFifo;
 use super::host_interface::HostInterface;
 use super::ring_wrap::WrapForm;

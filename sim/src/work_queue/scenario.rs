@@ -199,6 +199,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
         mode: Mode::GpuCreated,
         vcd: None,
         record_ports: false,
+        record_host_ports: false,
     })
 }
 

@@ -52,6 +52,8 @@ pub struct SystemConfig {
     pub vcd: Option<std::path::PathBuf>,
     /// Record the cluster's ports (co-simulation).
     pub record_ports: bool,
+    /// With `record_ports`: record the host interface's ports instead of the cluster's.
+    pub record_host_ports: bool,
 }
 
 /// A thread of the flattened tree: pre-order index, its kernel, its spec.

@@ -30,10 +30,11 @@
 //!
 //! Checked while running (exit 1): the cluster's `violation`, `error` (a malformed entry) and
 //! `watchdog` (an acquire waiting `watchdog_cycles`) outputs; [`MAX_CYCLES`].
-use crate::harness::{NoConvergence, PortTrace};
+use crate::harness::{ChildPortTrace, Harness, NoConvergence, PortTrace};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use ppu_hdl::work_queue::command::{opcode_name, Command, Condition, Sem};
+use ppu_hdl::work_queue::host_interface::HostInterface;
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::wq_cluster::WqCluster;
 use rust_hdl::prelude::*;
@@ -47,6 +48,8 @@ use model::{Cpu, Gpu, Memory, Phase};
 
 /// The simulated top block.
 pub type SysCluster = WqCluster<IDX_BITS, X_BITS, SEM_BITS>;
+/// Its host interface (exported on its own as `host_interface`).
+pub type SysHost = HostInterface<IDX_BITS, SEM_BITS>;
 
 /// The trace name of a semaphore index: S[i] as `i`, X and Y by name.
 pub fn sem_name(index: u64, entries: u64) -> Value {
@@ -69,8 +72,10 @@ struct Run<'a> {
     result: SystemResult,
     /// Last observed GP_GET / GP_PUT per channel.
     pointers: [[u64; 2]; 2],
-    /// The thread whose allocation request is in the allocator.
+    /// The thread whose allocation request is offered this cycle.
     alloc_thread: Option<usize>,
+    /// Threads whose requests the allocator has taken, oldest first (answered in order).
+    in_flight: std::collections::VecDeque<usize>,
     /// The thread whose guard release is offered to the semaphores this cycle.
     release_thread: Option<usize>,
     /// Last cycle's memory read, answered this cycle.
@@ -93,7 +98,8 @@ impl Run<'_> {
 }
 
 /// Run the system; events go to `trace` when given. Returns the figures and, when
-/// `cfg.record_ports`, the cluster's port trace.
+/// `cfg.record_ports`, the cluster's port trace (with `cfg.record_host_ports` as well, the port
+/// trace of its host interface instead, for the co-simulation of `host_interface`).
 pub fn run(
     cfg: &SystemConfig,
     trace: Option<&mut TraceWriter>,
@@ -114,6 +120,7 @@ pub fn run(
         result: SystemResult::default(),
         pointers: [[0; 2]; 2],
         alloc_thread: None,
+        in_flight: Default::default(),
         release_thread: None,
         read_addr: None,
         y_released: false,
@@ -121,19 +128,21 @@ pub fn run(
         x_rewaited: false,
         done: None,
     };
+    let mut host_ports =
+        (cfg.record_ports && cfg.record_host_ports).then(|| ChildPortTrace::new("host"));
     let sim =
         |e: NoConvergence| RunError::Violation(format!("the cluster does not settle: {:?}", e));
     // Reset, then wait for the semaphore memory to clear itself (not part of the run's cycles).
     set_config(&mut h.uut, cfg);
     h.uut.reset.next = true;
-    h.step().map_err(sim)?;
+    step(&mut h, &mut host_ports).map_err(sim)?;
     h.uut.reset.next = false;
     loop {
         h.settle().map_err(sim)?;
         if h.uut.ready.val() {
             break;
         }
-        h.step().map_err(sim)?;
+        step(&mut h, &mut host_ports).map_err(sim)?;
     }
     let t0 = h.cycle();
     driver_setup(&mut run);
@@ -153,10 +162,25 @@ pub fn run(
                 MAX_CYCLES
             )));
         }
-        h.step().map_err(sim)?;
+        step(&mut h, &mut host_ports).map_err(sim)?;
     }
     let ports = crate::tb::finish_waves(h, &out, save_groups).map_err(RunError::Output)?;
-    Ok((run.result, ports))
+    match host_ports {
+        Some(host) => Ok((run.result, Some(host.finish()))),
+        None => Ok((run.result, ports)),
+    }
+}
+
+/// One cycle of the harness, recording the host interface's ports first when asked.
+fn step(
+    h: &mut Harness<SysCluster>,
+    host_ports: &mut Option<ChildPortTrace>,
+) -> Result<(), NoConvergence> {
+    if let Some(t) = host_ports {
+        h.settle()?;
+        t.sample(&h.uut);
+    }
+    h.step()
 }
 
 /// The GTKWave view of a run: the figures 6A-6F story, channel by channel.
@@ -340,22 +364,24 @@ fn observe(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The allocator's answer to last cycle's request (WQ-6), and this cycle's request.
+/// The allocator's answer to the request of two cycles ago (WQ-6), and this cycle's request.
 fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
     if u.resp_valid.val() {
-        let t = run
-            .gpu
-            .threads
-            .iter()
-            .position(|t| t.phase == Phase::AwaitResponse)
-            .ok_or_else(|| {
-                RunError::Violation(format!("cycle {}: an answer nobody asked for", cycle))
-            })?;
+        let t = run.in_flight.pop_front().ok_or_else(|| {
+            RunError::Violation(format!("cycle {}: an answer nobody asked for", cycle))
+        })?;
+        if run.gpu.threads[t].phase != Phase::AwaitResponse {
+            return Err(RunError::Violation(format!(
+                "cycle {}: an answer for thread {}, which does not wait for one",
+                cycle, t
+            )));
+        }
         let ok = u.resp_ok.val();
         let first = u.resp_first.val().to_u64();
         let lap = u.resp_lap.val().to_u64();
         let count = run.gpu.threads[t].alloc_count();
-        // The atomic operation happened at the edge that ended the request's cycle.
+        // The atomic operation happened at the edge that ended the cycle after the request's
+        // (it saw the shadow updates up to the request's cycle).
         run.event(
             cycle.saturating_sub(1),
             "alloc",
@@ -371,6 +397,7 @@ fn allocation(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError>
     }
     if let (Some(t), true) = (run.alloc_thread, u.alloc_ready.val()) {
         run.gpu.threads[t].phase = Phase::AwaitResponse;
+        run.in_flight.push_back(t);
     }
     Ok(())
 }

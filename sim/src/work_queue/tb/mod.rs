@@ -1,7 +1,8 @@
 //! Testbench drivers of the work-queue RTL (SPEC WQ-1..WQ-10), one file per unit, each
 //! comparing every output every cycle with the golden models of [`super::golden`], writing
 //! waves and recording ports for co-simulation; and the exported units. The host interface is
-//! exported and co-simulated inside `wq_cluster`, whose driver is the system simulation.
+//! exported on its own and inside `wq_cluster`; the system simulation drives both (the host's
+//! co-simulation replays its ports as recorded inside the cluster, in the built-in scenario).
 pub mod acquire_check;
 pub mod gp_fifo;
 pub mod ring_wrap;
@@ -34,12 +35,22 @@ fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {
     p.ok_or_else(|| "no port trace".to_string())
 }
 
-fn cosim_wq_cluster() -> Result<PortTrace, String> {
+/// The built-in scenario's run recording ports: the cluster's, or its host interface's.
+fn cosim_system(host: bool) -> Result<PortTrace, String> {
     let mut cfg = scenario::system_config(&scenario::builtin()).map_err(|e| e.to_string())?;
     cfg.record_ports = true;
+    cfg.record_host_ports = host;
     cfg.bus_latency = 40;
     let (_, ports) = system::run(&cfg, None).map_err(|e| e.to_string())?;
     trace_of(ports)
+}
+
+fn cosim_wq_cluster() -> Result<PortTrace, String> {
+    cosim_system(false)
+}
+
+fn cosim_host_interface() -> Result<PortTrace, String> {
+    cosim_system(true)
 }
 
 pub fn export_units() -> Vec<Unit> {
@@ -84,6 +95,13 @@ pub fn export_units() -> Vec<Unit> {
             summary: "S[i] per entry, X, Y in block RAM with clear sweep, 512 words (WQ-5, WQ-6)",
             verilog: || verilog_of(RefSemaphores::default(), "semaphore_memory"),
             cosim_trace: || trace_of(run_semaphores(500, 24, 7, &RECORD_PORTS)?.ports),
+        },
+        Unit {
+            name: "host_interface",
+            mechanism: "work-queue",
+            summary: "host interface: fetches and executes the entries of the CPU and GPU channels, rings up to 256 entries (WQ-3, WQ-4, WQ-10)",
+            verilog: || verilog_of(system::SysHost::default(), "host_interface"),
+            cosim_trace: cosim_host_interface,
         },
         Unit {
             name: "wq_cluster",

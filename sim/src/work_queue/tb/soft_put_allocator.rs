@@ -1,7 +1,9 @@
 //! Testbench of [`SoftPutAllocator`] (SPEC WQ-5, WQ-6): the driver's set-up at a random GP_GET,
 //! then random allocations (count 0, fitting, too large) and shadow updates, every answer
 //! compared with the golden [`AllocatorModel`]: refused allocations change nothing, granted
-//! ones return the old soft GP_PUT; the lap counts the wraps of soft GP_PUT.
+//! ones return the old soft GP_PUT; the lap counts the wraps of soft GP_PUT. The answer comes two
+//! cycles after the request, and the allocation sees the shadow updates up to the request's
+//! cycle (the model allocates in the cycle after the request, before that cycle's update).
 use super::super::golden::{wrap, AllocatorModel};
 use crate::harness::PortTrace;
 use crate::tb::{finish_waves, harness, TbOutput};
@@ -44,15 +46,20 @@ pub fn run_allocator(
     let mut model = AllocatorModel::new_after_setup(n, setup_get);
     let mut host_get = setup_get;
     let mut lap = 0u64;
-    // The answer expected next cycle: (ok, first, lap).
+    // The answer expected this cycle: (ok, first, lap). The allocator answers two cycles after
+    // the request; its atomic operation is in the cycle after the request and sees the shadow
+    // updates up to the request's cycle.
     let mut expect: Option<(bool, usize, u64)> = None;
+    let mut last_request: Option<usize> = None;
     let mut run = AllocatorRun::default();
-    for cycle in 0..cycles + 2 {
+    for cycle in 0..cycles + 3 {
         let (reset, setup) = (cycle == 0, cycle == 1);
-        let request = (cycle > 1 && rng.gen_bool(0.5)).then(|| match rng.gen_range(0..10) {
-            0 => 0,
-            1 => rng.gen_range(0..=n),
-            _ => rng.gen_range(1..=3.min(n)),
+        let request = (cycle > 1 && cycle < cycles + 2 && rng.gen_bool(0.5)).then(|| {
+            match rng.gen_range(0..10) {
+                0 => 0,
+                1 => rng.gen_range(0..=n),
+                _ => rng.gen_range(1..=3.min(n)),
+            }
         });
         // The host moves GP_GET forward, never past soft GP_PUT (it executes what was allocated).
         let shadow = cycle > 1
@@ -93,7 +100,8 @@ pub fn run_allocator(
                 ));
             }
         }
-        expect = request.map(|count| {
+        // Last cycle's request, against the shadow updates up to its cycle.
+        expect = last_request.map(|count| {
             let soft = model.soft_gp_put;
             match (count > 0).then(|| model.allocate(count)).flatten() {
                 Some(first) => {
@@ -111,6 +119,7 @@ pub fn run_allocator(
                 }
             }
         });
+        last_request = request;
         if shadow {
             model.host_advanced(host_get);
         }
