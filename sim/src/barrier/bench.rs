@@ -549,6 +549,11 @@ fn reading(md: &mut String, points: &[Point]) {
         range(&rel, 2),
         points.first().map(|p| p.cache_tiles).unwrap_or(0)
     );
+    buffer_reading(md, points);
+}
+
+/// The reading of the buffer peaks: what work held at PROP costs instead of upstream cycles.
+fn buffer_reading(md: &mut String, points: &[Point]) {
     let peak = |f: fn(&Point) -> u64| points.iter().map(f).max().unwrap_or(0);
     let _ = writeln!(
         md,
