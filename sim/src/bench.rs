@@ -92,3 +92,21 @@ pub fn quotable(markdown: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n\n")
 }
+
+/// Measure every point of a sweep in order, one progress step per finished point (`name` on
+/// the bar); the first error stops the sweep.
+pub fn sweep<S, P>(
+    name: &str,
+    setups: &[S],
+    show: bool,
+    measure: impl Fn(&S) -> Result<P, RunError>,
+) -> Result<Vec<P>, RunError> {
+    let bar = crate::progress::bar(setups.len() as u64, name, show);
+    let mut points = Vec::with_capacity(setups.len());
+    for s in setups {
+        points.push(measure(s)?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(points)
+}

@@ -146,3 +146,58 @@ pub fn read_trace(path: &Path) -> Result<Vec<Value>, String> {
         .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {}", i + 1, e)))
         .collect()
 }
+
+/// The names of a trace format's events, each with its exact set of fields (besides `cycle`
+/// and `event`).
+pub type EventFields = [(&'static str, &'static [&'static str])];
+
+/// Read one trace line against a trace format: an object with a non-negative integer
+/// `cycle`, a string `event` named in `format`, and exactly that event's fields. Returns the
+/// cycle, the event name and the object. `section` names the format in messages.
+pub fn event_fields<'a>(
+    v: &'a Value,
+    format: &EventFields,
+    section: &str,
+) -> Result<(u64, &'a str, &'a Map<String, Value>), String> {
+    let o = v
+        .as_object()
+        .ok_or("an event must be a JSON object (X-5)")?;
+    let cycle = o
+        .get("cycle")
+        .and_then(Value::as_u64)
+        .ok_or("every event has a non-negative integer cycle (X-5)")?;
+    let name = o
+        .get("event")
+        .and_then(Value::as_str)
+        .ok_or("every event has a string event (X-5)")?;
+    let fields = format
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| format!("unknown event {:?} ({}, trace events)", name, section))?
+        .1;
+    if let Some(k) = o
+        .keys()
+        .find(|k| *k != "cycle" && *k != "event" && !fields.contains(&k.as_str()))
+    {
+        return Err(format!("event {} has an unknown field {:?}", name, k));
+    }
+    if let Some(k) = fields.iter().find(|k| !o.contains_key(**k)) {
+        return Err(format!("event {} lacks the field {:?}", name, k));
+    }
+    Ok((cycle, name, o))
+}
+
+/// A field that must be a non-negative integer.
+pub fn field_uint(o: &Map<String, Value>, k: &str) -> Result<u64, String> {
+    o[k].as_u64()
+        .ok_or_else(|| format!("field {} = {} is not a non-negative integer", k, o[k]))
+}
+
+/// A field holding an index below `limit` (X-5: indices are 0-based positions).
+pub fn field_index(o: &Map<String, Value>, k: &str, limit: usize) -> Result<usize, String> {
+    let v = field_uint(o, k)?;
+    if v >= limit as u64 {
+        return Err(format!("field {} = {} is out of range 0..{}", k, v, limit));
+    }
+    Ok(v as usize)
+}

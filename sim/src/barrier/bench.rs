@@ -17,9 +17,8 @@
 //! bench.
 use super::scenario::{run_checked, system_config};
 use super::system::{self, Mode, SystemConfig, SystemResult};
-use crate::bench::{Bench, BenchOptions, BenchReport};
+use crate::bench::{sweep, Bench, BenchOptions, BenchReport};
 use crate::plot::{line_chart, Series};
-use crate::progress;
 use crate::scenario::RunError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -295,16 +294,11 @@ pub fn setups(quick: bool) -> Vec<Setup> {
 
 /// Measure and check `setups`, one progress step per finished point.
 pub fn measure_all(setups: &[Setup], show: bool) -> Result<Vec<Point>, RunError> {
-    let bar = progress::bar(setups.len() as u64, "barrier", show);
-    let mut points = vec![];
-    for s in setups {
+    sweep("barrier", setups, show, |s| {
         let p = measure(s)?;
         check_point(&p)?;
-        points.push(p);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    Ok(points)
+        Ok(p)
+    })
 }
 
 /// Measured points of a quick run (for tests of the claim's direction).

@@ -63,6 +63,7 @@
 //! `upstream_stall_cycles` (reported in [`TraceFacts`]), the timing of a `flush` event against
 //! the `prop_pass` events of the entries it carries, and the order of primitives before a
 //! barrier against that barrier's `prop_hold`.
+use crate::trace::{event_fields, field_index, field_uint};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 
@@ -434,19 +435,6 @@ enum Event {
     },
 }
 
-fn field_uint(o: &Map<String, Value>, k: &str) -> Result<u64, String> {
-    o[k].as_u64()
-        .ok_or_else(|| format!("field {} = {} is not a non-negative integer", k, o[k]))
-}
-
-fn field_index(o: &Map<String, Value>, k: &str, limit: usize) -> Result<usize, String> {
-    let v = field_uint(o, k)?;
-    if v >= limit as u64 {
-        return Err(format!("field {} = {} is out of range 0..{}", k, v, limit));
-    }
-    Ok(v as usize)
-}
-
 /// A tile field that may be null (a non-tiled barrier, reading 4).
 fn field_tile_or_null(o: &Map<String, Value>, tiles: usize) -> Result<Option<usize>, String> {
     match o["tile"] {
@@ -463,31 +451,7 @@ fn tile_name(tile: Option<usize>) -> String {
 /// Parse one event: its cycle and contents, with the exact field set of its kind (reading 4,
 /// reading 10).
 fn parse_event(v: &Value, g: &Geometry, ids: &HashMap<i64, usize>) -> Result<(u64, Event), String> {
-    let o = v
-        .as_object()
-        .ok_or("an event must be a JSON object (X-5)")?;
-    let cycle = o
-        .get("cycle")
-        .and_then(Value::as_u64)
-        .ok_or("every event has a non-negative integer cycle (X-5)")?;
-    let name = o
-        .get("event")
-        .and_then(Value::as_str)
-        .ok_or("every event has a string event (X-5)")?;
-    let fields = EVENT_FIELDS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| format!("unknown event {:?} (section 5, trace events)", name))?
-        .1;
-    if let Some(k) = o
-        .keys()
-        .find(|k| *k != "cycle" && *k != "event" && !fields.contains(&k.as_str()))
-    {
-        return Err(format!("event {} has an unknown field {:?}", name, k));
-    }
-    if let Some(k) = fields.iter().find(|k| !o.contains_key(**k)) {
-        return Err(format!("event {} lacks the field {:?}", name, k));
-    }
+    let (cycle, name, o) = event_fields(v, EVENT_FIELDS, "section 5")?;
     let tiles = g.cache_tiles();
     let pipe = || field_index(o, "pipe", g.pipes);
     let prim = || {

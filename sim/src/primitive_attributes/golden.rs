@@ -65,6 +65,7 @@
 //! Not checked (the specification leaves them open or they are figures, not rules): which
 //! `cache` lookups hit, where `cache` events come, latencies, and the values of the provoking
 //! instances beyond PA-6's sharing rule.
+use crate::trace::{event_fields, field_index, field_uint};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -527,19 +528,6 @@ enum Event {
     Done([u64; 6]),
 }
 
-fn field_uint(o: &Map<String, Value>, k: &str) -> Result<u64, String> {
-    o[k].as_u64()
-        .ok_or_else(|| format!("field {} = {} is not a non-negative integer", k, o[k]))
-}
-
-fn field_index(o: &Map<String, Value>, k: &str, limit: usize) -> Result<usize, String> {
-    let v = field_uint(o, k)?;
-    if v >= limit as u64 {
-        return Err(format!("field {} = {} is out of range 0..{}", k, v, limit));
-    }
-    Ok(v as usize)
-}
-
 /// `out.vertices`: three [x,y,z,w] of unsigned 32-bit integers.
 fn field_vertices(o: &Map<String, Value>) -> Result<[[u32; 4]; 3], String> {
     let bad = || {
@@ -570,31 +558,7 @@ fn field_vertices(o: &Map<String, Value>) -> Result<[[u32; 4]; 3], String> {
 
 /// Parse one event: its cycle and contents, with the exact field set of its kind.
 fn parse_event(v: &Value, s: &Scenario) -> Result<(u64, Event), String> {
-    let o = v
-        .as_object()
-        .ok_or("an event must be a JSON object (X-5)")?;
-    let cycle = o
-        .get("cycle")
-        .and_then(Value::as_u64)
-        .ok_or("every event has a non-negative integer cycle (X-5)")?;
-    let name = o
-        .get("event")
-        .and_then(Value::as_str)
-        .ok_or("every event has a string event (X-5)")?;
-    let fields = EVENT_FIELDS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| format!("unknown event {:?} (section 6, trace events)", name))?
-        .1;
-    if let Some(k) = o
-        .keys()
-        .find(|k| *k != "cycle" && *k != "event" && !fields.contains(&k.as_str()))
-    {
-        return Err(format!("event {} has an unknown field {:?}", name, k));
-    }
-    if let Some(k) = fields.iter().find(|k| !o.contains_key(**k)) {
-        return Err(format!("event {} lacks the field {:?}", name, k));
-    }
+    let (cycle, name, o) = event_fields(v, EVENT_FIELDS, "section 6")?;
     let vertex = || field_index(o, "vertex", s.vertices.len());
     let prim = || field_index(o, "prim", s.prims.len());
     let ev = match name {
@@ -617,6 +581,10 @@ fn parse_event(v: &Value, s: &Scenario) -> Result<(u64, Event), String> {
         "kill" => Event::Kill(prim()?),
         _ => {
             let mut d = [0u64; 6];
+            let fields = EVENT_FIELDS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(&[][..], |e| e.1);
             for (i, k) in fields.iter().enumerate() {
                 d[i] = field_uint(o, k)?;
             }

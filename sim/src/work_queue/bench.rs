@@ -15,9 +15,8 @@
 use super::golden;
 use super::scenario::system_config;
 use super::system::{self, nesting_depth, Mode, SystemConfig, SystemResult};
-use crate::bench::{Bench, BenchOptions, BenchReport};
+use crate::bench::{sweep, Bench, BenchOptions, BenchReport};
 use crate::plot::{line_chart, Series};
-use crate::progress;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use serde_json::{json, Value};
@@ -232,16 +231,11 @@ pub fn setups(quick: bool) -> Vec<Setup> {
 
 /// Measure and check `setups`, one progress step per finished point.
 pub fn measure_all(setups: &[Setup], show: bool) -> Result<Vec<Point>, RunError> {
-    let bar = progress::bar(setups.len() as u64, "work-queue", show);
-    let mut points = vec![];
-    for s in setups {
+    sweep("work-queue", setups, show, |s| {
         let p = measure(s)?;
         check_point(&p)?;
-        points.push(p);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    Ok(points)
+        Ok(p)
+    })
 }
 
 /// Measured points of a quick run (for tests of the claim's direction).

@@ -59,6 +59,7 @@
 //! trace carries no acquire condition), `bus_latency` delays, the `done` figures `cycles` and
 //! `cpu_interactions` (reported in [`TraceFacts`]), and whether the run stops before or after
 //! the CPU channel's GP_GET moves past its block.
+use crate::trace::{event_fields, field_index, field_uint};
 use serde_json::{Map, Value};
 
 /// WQ-2, non-power-of-two form: x+n if x<0, x-n if x>=n, else x. Defined for x in [-n, 2n).
@@ -471,20 +472,6 @@ const EVENT_FIELDS: [(&str, &[&str]); 9] = [
     ("done", &["cycles", "cpu_interactions"]),
 ];
 
-fn field_uint(o: &Map<String, Value>, k: &str) -> Result<u64, String> {
-    o[k].as_u64()
-        .ok_or_else(|| format!("field {} = {} is not a non-negative integer", k, o[k]))
-}
-
-/// A field holding an index below `limit` (X-5: indices are 0-based positions).
-fn field_index(o: &Map<String, Value>, k: &str, limit: usize) -> Result<usize, String> {
-    let v = field_uint(o, k)?;
-    if v >= limit as u64 {
-        return Err(format!("field {} = {} is out of range 0..{}", k, v, limit));
-    }
-    Ok(v as usize)
-}
-
 fn field_sem(o: &Map<String, Value>, entries: usize) -> Result<Sem, String> {
     match &o["sem"] {
         Value::String(s) if s == "X" => Ok(Sem::X),
@@ -500,31 +487,7 @@ fn field_sem(o: &Map<String, Value>, entries: usize) -> Result<Sem, String> {
 /// Parse one event: its cycle and contents, with the exact field set of its kind (X-5 and
 /// section 4, "Trace events").
 fn parse_event(v: &Value, setup: &Setup) -> Result<(u64, Event), String> {
-    let o = v
-        .as_object()
-        .ok_or("an event must be a JSON object (X-5)")?;
-    let cycle = o
-        .get("cycle")
-        .and_then(Value::as_u64)
-        .ok_or("every event has an integer cycle (X-5)")?;
-    let name = o
-        .get("event")
-        .and_then(Value::as_str)
-        .ok_or("every event has a string event (X-5)")?;
-    let fields = EVENT_FIELDS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| format!("unknown event {:?} (section 4, trace events)", name))?
-        .1;
-    if let Some(k) = o
-        .keys()
-        .find(|k| *k != "cycle" && *k != "event" && !fields.contains(&k.as_str()))
-    {
-        return Err(format!("event {} has an unknown field {:?}", name, k));
-    }
-    if let Some(k) = fields.iter().find(|k| !o.contains_key(**k)) {
-        return Err(format!("event {} lacks the field {:?}", name, k));
-    }
+    let (cycle, name, o) = event_fields(v, &EVENT_FIELDS, "section 4")?;
     let n = setup.entries;
     let threads = setup.threads.len();
     let ch = || field_index(o, "channel", 2);
