@@ -155,9 +155,7 @@ impl FrontEnd {
         for _ in 0..self.pipes {
             match self.world.front() {
                 Some(&(ready, item)) if ready <= cycle => {
-                    if !self.cross(item) {
-                        break;
-                    }
+                    self.cross(item);
                     let peak = self.feeds.iter().map(|f| f.len()).max().unwrap_or(0);
                     result.max_feed = result.max_feed.max(peak as u64);
                     self.world.pop_front();
@@ -195,7 +193,7 @@ impl FrontEnd {
     /// would let the pipelines that hold work behind a tiled barrier stop the input another
     /// pipeline still needs to reach the flush that sends that barrier (a deadlock: flush
     /// points are fixed by the commands, BR-3). The peak is reported as `max_feed`.
-    fn cross(&mut self, item: Item) -> bool {
+    fn cross(&mut self, item: Item) {
         match item {
             Item::Prim(index) => {
                 for p in 0..self.pipes {
@@ -214,7 +212,6 @@ impl FrontEnd {
                 .for_each(|f| f.push_back(Feed::Barrier { tiled })),
             Item::End => self.feeds.iter_mut().for_each(|f| f.push_back(Feed::End)),
         }
-        true
     }
 }
 
