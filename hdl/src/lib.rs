@@ -16,9 +16,11 @@
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor, status cluster | ST-1..ST-7 |
 //! | [`work_queue`] | work-queue rings, host interface, soft/shadow GP_PUT allocator, semaphores, top block | WQ-1..WQ-10 |
 //! | [`barrier`] | tiling unit, PROP barrier flags, back-end barrier counter, top block | BR-1..BR-7 |
+//! | [`primitive_attributes`] | viewport multicast, order sequencer, swizzle, provoking-vertex cache | PA-1..PA-6 |
 
 pub mod barrier;
 pub mod msg;
+pub mod primitive_attributes;
 pub mod status;
 pub mod stream_out;
 pub mod widgets;

@@ -17,6 +17,7 @@ pub fn mechanisms() -> Vec<Mechanism> {
         crate::status::mechanism(),
         crate::work_queue::mechanism(),
         crate::barrier::mechanism(),
+        crate::primitive_attributes::mechanism(),
     ]
 }
 
