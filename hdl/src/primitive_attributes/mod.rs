@@ -7,4 +7,12 @@
 //! | block | what | SPEC |
 //! | --- | --- | --- |
 //! | [`item`] | vertex position (four 32-bit lanes), widths | PA-2, PA-5 |
+pub mod cache_bank;
 pub mod item;
+pub mod lowest_viewport;
+pub mod order_sequencer;
+pub mod pa_cluster;
+pub mod provoking_vertex_cache;
+pub mod swizzle_adapter;
+pub mod viewport_multicast;
+pub mod viewport_swizzle;

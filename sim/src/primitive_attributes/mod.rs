@@ -1,8 +1,13 @@
 //! Primitive-specific attributes (SPEC section 6): the golden model and trace checker, unit
 //! testbenches, the system simulation (vertex shader, fast or traditional geometry shader,
-//! the RTL multicast/sequencer, swizzle and vertex cache, a counting raster sink), the
-//! `primitive-attributes` scenario runner and the PA-9 experiment.
+//! the RTL multicast/sequencer, vertex cache and swizzle, a counting raster sink), the
+//! applications of PA-8 as scenario generators, the `primitive-attributes` scenario runner and
+//! the PA-9 experiment (`ppu bench primitive-attributes`).
+pub mod apps;
+pub mod bench;
 pub mod golden;
+pub mod scenario;
+pub mod system;
 pub mod tb;
 
 use crate::mechanism::Mechanism;
@@ -12,14 +17,20 @@ use std::path::Path;
 pub fn mechanism() -> Mechanism {
     Mechanism {
         name: "primitive-attributes",
-        scenarios: Vec::new,
-        benches: Vec::new,
+        scenarios: scenario::runners,
+        benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
     }
 }
 
-/// Write the canonical waves of the primitive-attribute units into `dir`.
+/// Write the canonical waves of the primitive-attribute units and the system into `dir`.
 pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
-    tb::write_unit_waves(dir)
+    let p = dir.join("pa_system.vcd");
+    let mut cfg = scenario::system_config(&scenario::builtin()).map_err(|e| e.to_string())?;
+    cfg.vcd = Some(p);
+    system::run(&cfg, None).map_err(|e| e.to_string())?;
+    let mut names = vec!["pa_system".to_string()];
+    names.extend(tb::write_unit_waves(dir)?);
+    Ok(names)
 }

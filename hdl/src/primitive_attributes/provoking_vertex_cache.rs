@@ -1,0 +1,363 @@
+//! `ProvokingVertexCache` — the viewport/clip unit's vertex cache with a unique provoking
+//! vertex per primitive (SPEC PA-6).
+//!
+//! It holds tags only (the vertex data lives in a memory indexed by the slot, beside it):
+//! 64 entries in two [`CacheBank`]s, fully associative, tag = (vertex, viewport) because the
+//! cache holds per-viewport processed (swizzled, clipped) vertices and adjacent primitives
+//! share vertices only within one viewport. `capacity` (1..=64, static during a run) entries
+//! are used; replacement is FIFO: an allocation pointer starting at 0 after reset allocates
+//! at the pointer (replacing whatever that entry held) and advances, wrapping from
+//! `capacity - 1` to 0.
+//!
+//! - A lookup that is not provoking: a valid entry with the tag is a hit (its slot); otherwise
+//!   a miss allocates an entry (the vertex is fetched and processed into that slot).
+//! - A provoking lookup never hits (the reading of PA-6 and of its source: "the vertex is
+//!   ignored, a miss is returned and a new instance of the provoking vertex is created; a tag
+//!   associated with the vertex is invalidated"): when a valid entry has the tag (the vertex
+//!   is shared, present in the cache), that entry is invalidated (`result_invalidated`); in
+//!   every case a new entry is allocated, the primitive's own copy into which its
+//!   per-primitive attributes go. When the pointer is the matched entry, it is reallocated.
+//! - Never two valid entries with the same tag. Every lookup sees the effect of every earlier
+//!   one, as if they were processed one at a time.
+//!
+//! Ports: `clock`, `reset`, `capacity` (7 bits); lookup channel `lookup_valid`/
+//! `lookup_ready`, `lookup_vertex` (16 bits), `lookup_viewport` (4), `lookup_provoking`;
+//! result channel `result_valid`/`result_ready`, `result_hit`, `result_slot` (6 bits),
+//! `result_invalidated`, and the lookup echoed (`result_vertex`, `result_viewport`,
+//! `result_provoking`); `violation` (capacity 0 or above 64: nothing is allocated).
+//!
+//! Timing: three stages, one lookup per cycle, a result three cycles after its lookup is
+//! taken. Stage A holds the lookup and compares its tag with all 64 entries; the match
+//! vector is registered into stage B, corrected for the lookup that stage B commits in the
+//! same cycle (the entry it allocates now holds its tag; the entry it invalidates no longer
+//! matches). Stage B decides (hit, slot, allocate, invalidate), updates the tags and the
+//! pointer, and registers the result. Matches are one-hot by the invariant, so the slot is
+//! an OR-encode. Back-pressure on the result stalls the stages behind it.
+use super::cache_bank::{CacheBank, BANK_ENTRIES};
+use super::item::*;
+use rust_hdl::prelude::*;
+
+/// Entries of the cache.
+pub const CACHE_ENTRIES: usize = 64;
+/// Width of a slot number.
+pub const SLOT_BITS: usize = 6;
+
+#[derive(LogicBlock)]
+pub struct ProvokingVertexCache {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub capacity: Signal<In, Bits<7>>,
+    pub lookup_valid: Signal<In, Bit>,
+    pub lookup_ready: Signal<Out, Bit>,
+    pub lookup_vertex: Signal<In, Bits<VERTEX_BITS>>,
+    pub lookup_viewport: Signal<In, Bits<VIEWPORT_BITS>>,
+    pub lookup_provoking: Signal<In, Bit>,
+    pub result_valid: Signal<Out, Bit>,
+    pub result_ready: Signal<In, Bit>,
+    pub result_hit: Signal<Out, Bit>,
+    pub result_slot: Signal<Out, Bits<SLOT_BITS>>,
+    pub result_invalidated: Signal<Out, Bit>,
+    pub result_vertex: Signal<Out, Bits<VERTEX_BITS>>,
+    pub result_viewport: Signal<Out, Bits<VIEWPORT_BITS>>,
+    pub result_provoking: Signal<Out, Bit>,
+    pub violation: Signal<Out, Bit>,
+    bank_lo: CacheBank,
+    bank_hi: CacheBank,
+    capacity_ok: Signal<Local, Bit>,
+    /// Stage A: the lookup being compared.
+    a_valid: DFF<Bit>,
+    a_vertex: DFF<Bits<VERTEX_BITS>>,
+    a_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    a_provoking: DFF<Bit>,
+    /// Stage B: the lookup being decided, with its match vector.
+    b_valid: DFF<Bit>,
+    b_vertex: DFF<Bits<VERTEX_BITS>>,
+    b_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    b_provoking: DFF<Bit>,
+    b_match_lo: DFF<Bits<BANK_ENTRIES>>,
+    b_match_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// The result on offer.
+    r_valid: DFF<Bit>,
+    r_hit: DFF<Bit>,
+    r_slot: DFF<Bits<SLOT_BITS>>,
+    r_invalidated: DFF<Bit>,
+    r_vertex: DFF<Bits<VERTEX_BITS>>,
+    r_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    r_provoking: DFF<Bit>,
+    /// The allocation pointer and the entry after it (precomputed).
+    alloc_ptr: DFF<Bits<SLOT_BITS>>,
+    alloc_next: DFF<Bits<SLOT_BITS>>,
+    alloc_after_next: Signal<Local, Bits<SLOT_BITS>>,
+    r_advance: Signal<Local, Bit>,
+    b_free: Signal<Local, Bit>,
+    a_free: Signal<Local, Bit>,
+    b_commit: Signal<Local, Bit>,
+    b_found: Signal<Local, Bit>,
+    b_allocates: Signal<Local, Bit>,
+    b_hit_slot: Signal<Local, Bits<SLOT_BITS>>,
+    slot_bit: [Signal<Local, Bits<SLOT_BITS>>; SLOT_BITS],
+    /// Stage B's effect on stage A's match vector this cycle.
+    alloc_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
+    alloc_mask_hi: Signal<Local, Bits<BANK_ENTRIES>>,
+    invalid_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
+    invalid_mask_hi: Signal<Local, Bits<BANK_ENTRIES>>,
+    same_tag: Signal<Local, Bit>,
+    odd_entries: Constant<Bits<BANK_ENTRIES>>,
+    entries_2_3: Constant<Bits<BANK_ENTRIES>>,
+    entries_4_7: Constant<Bits<BANK_ENTRIES>>,
+    entries_8_15: Constant<Bits<BANK_ENTRIES>>,
+    entries_16_31: Constant<Bits<BANK_ENTRIES>>,
+    max_capacity: Constant<Bits<7>>,
+}
+
+impl Default for ProvokingVertexCache {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            capacity: Default::default(),
+            lookup_valid: Default::default(),
+            lookup_ready: Default::default(),
+            lookup_vertex: Default::default(),
+            lookup_viewport: Default::default(),
+            lookup_provoking: Default::default(),
+            result_valid: Default::default(),
+            result_ready: Default::default(),
+            result_hit: Default::default(),
+            result_slot: Default::default(),
+            result_invalidated: Default::default(),
+            result_vertex: Default::default(),
+            result_viewport: Default::default(),
+            result_provoking: Default::default(),
+            violation: Default::default(),
+            bank_lo: Default::default(),
+            bank_hi: Default::default(),
+            capacity_ok: Default::default(),
+            a_valid: Default::default(),
+            a_vertex: Default::default(),
+            a_viewport: Default::default(),
+            a_provoking: Default::default(),
+            b_valid: Default::default(),
+            b_vertex: Default::default(),
+            b_viewport: Default::default(),
+            b_provoking: Default::default(),
+            b_match_lo: Default::default(),
+            b_match_hi: Default::default(),
+            r_valid: Default::default(),
+            r_hit: Default::default(),
+            r_slot: Default::default(),
+            r_invalidated: Default::default(),
+            r_vertex: Default::default(),
+            r_viewport: Default::default(),
+            r_provoking: Default::default(),
+            alloc_ptr: Default::default(),
+            alloc_next: Default::default(),
+            alloc_after_next: Default::default(),
+            r_advance: Default::default(),
+            b_free: Default::default(),
+            a_free: Default::default(),
+            b_commit: Default::default(),
+            b_found: Default::default(),
+            b_allocates: Default::default(),
+            b_hit_slot: Default::default(),
+            slot_bit: std::array::from_fn(|_| Default::default()),
+            alloc_mask_lo: Default::default(),
+            alloc_mask_hi: Default::default(),
+            invalid_mask_lo: Default::default(),
+            invalid_mask_hi: Default::default(),
+            same_tag: Default::default(),
+            odd_entries: Constant::new(bits::<BANK_ENTRIES>(0xAAAA_AAAA)),
+            entries_2_3: Constant::new(bits::<BANK_ENTRIES>(0xCCCC_CCCC)),
+            entries_4_7: Constant::new(bits::<BANK_ENTRIES>(0xF0F0_F0F0)),
+            entries_8_15: Constant::new(bits::<BANK_ENTRIES>(0xFF00_FF00)),
+            entries_16_31: Constant::new(bits::<BANK_ENTRIES>(0xFFFF_0000)),
+            max_capacity: Constant::new(bits::<7>(CACHE_ENTRIES as u64)),
+        }
+    }
+}
+
+impl Logic for ProvokingVertexCache {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            a_valid,
+            a_vertex,
+            a_viewport,
+            a_provoking,
+            b_valid,
+            b_vertex,
+            b_viewport,
+            b_provoking,
+            b_match_lo,
+            b_match_hi,
+            r_valid,
+            r_hit,
+            r_slot,
+            r_invalidated,
+            r_vertex,
+            r_viewport,
+            r_provoking,
+            alloc_ptr,
+            alloc_next
+        );
+        self.bank_lo.clock.next = self.clock.val();
+        self.bank_hi.clock.next = self.clock.val();
+        self.bank_lo.reset.next = self.reset.val();
+        self.bank_hi.reset.next = self.reset.val();
+        self.capacity_ok.next = (self.capacity.val() != bits::<7>(0))
+            & (self.capacity.val() <= self.max_capacity.val());
+        self.violation.next = !self.capacity_ok.val();
+        // Handshakes: each stage moves when the one after it is free or moving.
+        self.r_advance.next = !self.r_valid.q.val() | self.result_ready.val();
+        self.b_commit.next = self.b_valid.q.val() & self.r_advance.val();
+        self.b_free.next = !self.b_valid.q.val() | self.r_advance.val();
+        self.a_free.next = !self.a_valid.q.val() | self.b_free.val();
+        self.lookup_ready.next = self.a_free.val();
+        // Stage B: decide.
+        self.b_found.next = self.b_match_lo.q.val().any() | self.b_match_hi.q.val().any();
+        self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
+        // One-hot match: each slot bit is an OR of the entries with that bit.
+        self.slot_bit[0].next = bits::<SLOT_BITS>(0);
+        if (self.b_match_lo.q.val() & self.odd_entries.val()).any()
+            | (self.b_match_hi.q.val() & self.odd_entries.val()).any()
+        {
+            self.slot_bit[0].next = bits::<SLOT_BITS>(1);
+        }
+        self.slot_bit[1].next = bits::<SLOT_BITS>(0);
+        if (self.b_match_lo.q.val() & self.entries_2_3.val()).any()
+            | (self.b_match_hi.q.val() & self.entries_2_3.val()).any()
+        {
+            self.slot_bit[1].next = bits::<SLOT_BITS>(2);
+        }
+        self.slot_bit[2].next = bits::<SLOT_BITS>(0);
+        if (self.b_match_lo.q.val() & self.entries_4_7.val()).any()
+            | (self.b_match_hi.q.val() & self.entries_4_7.val()).any()
+        {
+            self.slot_bit[2].next = bits::<SLOT_BITS>(4);
+        }
+        self.slot_bit[3].next = bits::<SLOT_BITS>(0);
+        if (self.b_match_lo.q.val() & self.entries_8_15.val()).any()
+            | (self.b_match_hi.q.val() & self.entries_8_15.val()).any()
+        {
+            self.slot_bit[3].next = bits::<SLOT_BITS>(8);
+        }
+        self.slot_bit[4].next = bits::<SLOT_BITS>(0);
+        if (self.b_match_lo.q.val() & self.entries_16_31.val()).any()
+            | (self.b_match_hi.q.val() & self.entries_16_31.val()).any()
+        {
+            self.slot_bit[4].next = bits::<SLOT_BITS>(16);
+        }
+        self.slot_bit[5].next = bits::<SLOT_BITS>(0);
+        if self.b_match_hi.q.val().any() {
+            self.slot_bit[5].next = bits::<SLOT_BITS>(32);
+        }
+        self.b_hit_slot.next = self.slot_bit[0].val()
+            | self.slot_bit[1].val()
+            | self.slot_bit[2].val()
+            | self.slot_bit[3].val()
+            | self.slot_bit[4].val()
+            | self.slot_bit[5].val();
+        // Stage B's updates: allocate at the pointer, invalidate a shared provoking vertex.
+        self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
+        self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
+        if self.b_commit.val() & self.b_allocates.val() & self.capacity_ok.val() {
+            if self.alloc_ptr.q.val().get_bit(5) {
+                self.alloc_mask_hi.next =
+                    bits::<BANK_ENTRIES>(1) << self.alloc_ptr.q.val().get_bits::<5>(0);
+            } else {
+                self.alloc_mask_lo.next =
+                    bits::<BANK_ENTRIES>(1) << self.alloc_ptr.q.val().get_bits::<5>(0);
+            }
+        }
+        self.invalid_mask_lo.next = bits::<BANK_ENTRIES>(0);
+        self.invalid_mask_hi.next = bits::<BANK_ENTRIES>(0);
+        if self.b_commit.val() & self.b_provoking.q.val() {
+            self.invalid_mask_lo.next = self.b_match_lo.q.val();
+            self.invalid_mask_hi.next = self.b_match_hi.q.val();
+        }
+        self.bank_lo.write_enable.next = self.alloc_mask_lo.val().any();
+        self.bank_hi.write_enable.next = self.alloc_mask_hi.val().any();
+        self.bank_lo.write_entry.next = self.alloc_ptr.q.val().get_bits::<5>(0);
+        self.bank_hi.write_entry.next = self.alloc_ptr.q.val().get_bits::<5>(0);
+        self.bank_lo.write_vertex.next = self.b_vertex.q.val();
+        self.bank_hi.write_vertex.next = self.b_vertex.q.val();
+        self.bank_lo.write_viewport.next = self.b_viewport.q.val();
+        self.bank_hi.write_viewport.next = self.b_viewport.q.val();
+        self.bank_lo.invalidate.next = self.invalid_mask_lo.val();
+        self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
+        // The pointer: wraps at capacity.
+        self.alloc_after_next.next = self.alloc_next.q.val() + bits::<SLOT_BITS>(1);
+        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) + bits::<7>(1) >= self.capacity.val() {
+            self.alloc_after_next.next = bits::<SLOT_BITS>(0);
+        }
+        if self.b_commit.val() & self.b_allocates.val() & self.capacity_ok.val() {
+            self.alloc_ptr.d.next = self.alloc_next.q.val();
+            self.alloc_next.d.next = self.alloc_after_next.val();
+        }
+        // The result.
+        if self.r_advance.val() {
+            self.r_valid.d.next = self.b_valid.q.val();
+            self.r_hit.d.next = self.b_found.val() & !self.b_provoking.q.val();
+            self.r_slot.d.next = self.b_hit_slot.val();
+            if self.b_allocates.val() {
+                self.r_slot.d.next = self.alloc_ptr.q.val();
+            }
+            self.r_invalidated.d.next = self.b_found.val() & self.b_provoking.q.val();
+            self.r_vertex.d.next = self.b_vertex.q.val();
+            self.r_viewport.d.next = self.b_viewport.q.val();
+            self.r_provoking.d.next = self.b_provoking.q.val();
+        }
+        // Stage A: compare with every entry, corrected for stage B's updates of this cycle.
+        self.bank_lo.probe_vertex.next = self.a_vertex.q.val();
+        self.bank_hi.probe_vertex.next = self.a_vertex.q.val();
+        self.bank_lo.probe_viewport.next = self.a_viewport.q.val();
+        self.bank_hi.probe_viewport.next = self.a_viewport.q.val();
+        self.same_tag.next = (self.a_vertex.q.val() == self.b_vertex.q.val())
+            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        if self.b_free.val() {
+            self.b_valid.d.next = self.a_valid.q.val();
+            self.b_vertex.d.next = self.a_vertex.q.val();
+            self.b_viewport.d.next = self.a_viewport.q.val();
+            self.b_provoking.d.next = self.a_provoking.q.val();
+            self.b_match_lo.d.next = self.bank_lo.probe_match.val()
+                & !self.invalid_mask_lo.val()
+                & !self.alloc_mask_lo.val();
+            self.b_match_hi.d.next = self.bank_hi.probe_match.val()
+                & !self.invalid_mask_hi.val()
+                & !self.alloc_mask_hi.val();
+            if self.same_tag.val() {
+                self.b_match_lo.d.next = (self.bank_lo.probe_match.val()
+                    & !self.invalid_mask_lo.val())
+                    | self.alloc_mask_lo.val();
+                self.b_match_hi.d.next = (self.bank_hi.probe_match.val()
+                    & !self.invalid_mask_hi.val())
+                    | self.alloc_mask_hi.val();
+            }
+        }
+        if self.a_free.val() {
+            self.a_valid.d.next = self.lookup_valid.val();
+            self.a_vertex.d.next = self.lookup_vertex.val();
+            self.a_viewport.d.next = self.lookup_viewport.val();
+            self.a_provoking.d.next = self.lookup_provoking.val();
+        }
+        self.result_valid.next = self.r_valid.q.val();
+        self.result_hit.next = self.r_hit.q.val();
+        self.result_slot.next = self.r_slot.q.val();
+        self.result_invalidated.next = self.r_invalidated.q.val();
+        self.result_vertex.next = self.r_vertex.q.val();
+        self.result_viewport.next = self.r_viewport.q.val();
+        self.result_provoking.next = self.r_provoking.q.val();
+        if self.reset.val() {
+            self.a_valid.d.next = false;
+            self.b_valid.d.next = false;
+            self.r_valid.d.next = false;
+            self.alloc_ptr.d.next = bits::<SLOT_BITS>(0);
+            self.alloc_next.d.next = bits::<SLOT_BITS>(1);
+            if self.capacity.val() == bits::<7>(1) {
+                self.alloc_next.d.next = bits::<SLOT_BITS>(0);
+            }
+        }
+    }
+}
