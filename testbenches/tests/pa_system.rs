@@ -9,7 +9,9 @@
 use ppu_sim::primitive_attributes::apps::{
     cascaded_shadow_maps, cube_face, cube_map, voxelization, Knobs,
 };
-use ppu_sim::primitive_attributes::bench::{cube_passes, plain_draw};
+use ppu_sim::primitive_attributes::bench::{
+    cache_scenario, cube_passes, hit_rate, plain_draw, CacheSetup,
+};
 use ppu_sim::primitive_attributes::golden::check_trace;
 use ppu_sim::primitive_attributes::scenario::{builtin, run_checked, system_config};
 use ppu_sim::primitive_attributes::system::SystemResult;
@@ -378,7 +380,36 @@ fn pa8_application_scenarios_in_docs_are_the_generators_output() {
         let file: Value = serde_json::from_str(&text).unwrap();
         // Compared as read back from text: JSON floats are parsed, not carried bit for bit.
         let v: Value = serde_json::from_str(&serde_json::to_string(&v).unwrap()).unwrap();
-        assert_eq!(file, v, "{} differs from its generator (PPU_WRITE_SCENARIOS=1 rewrites it)", name);
+        assert_eq!(
+            file, v,
+            "{} differs from its generator (PPU_WRITE_SCENARIOS=1 rewrites it)",
+            name
+        );
         run(&file);
     }
+}
+
+#[test]
+fn pa9_viewport_order_keeps_hits_with_a_small_cache_when_triangles_go_to_many_viewports() {
+    let rate = |order: &'static str, cache: usize| {
+        let s = CacheSetup {
+            app: "8 views",
+            order,
+            cache,
+        };
+        hit_rate(&run(&cache_scenario(&s, 16)).0)
+    };
+    let (strict8, viewport8, strict64) =
+        (rate("strict", 8), rate("viewport", 8), rate("strict", 64));
+    assert!(
+        viewport8 > strict8 + 0.3,
+        "viewport {} strict {}",
+        viewport8,
+        strict8
+    );
+    assert!(
+        strict64 > 0.5,
+        "a large cache hits in strict order too: {}",
+        strict64
+    );
 }

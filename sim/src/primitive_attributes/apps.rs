@@ -208,6 +208,22 @@ pub fn cascaded_shadow_maps(k: &Knobs, columns: usize) -> Value {
     scenario(k, true, swizzle, "triangle_strip", &vertices, prims)
 }
 
+/// Multi-view rendering: the cube-map band's strip sent to each of the first `views` viewports
+/// (every triangle in every view, as for stereo or light-field rendering), identity swizzles,
+/// layer offset on (layer = view). The case the viewport order is for: in strict order the
+/// views of one triangle come between two triangles that share vertices.
+pub fn multi_view(k: &Knobs, segments: usize, views: usize) -> Value {
+    let mut v = cube_map(k, segments);
+    let mask = ((1u32 << views.min(16)) - 1) as u16;
+    if let Some(prims) = v["prims"].as_array_mut() {
+        for p in prims {
+            p["mask"] = json!(mask);
+        }
+    }
+    v["config"]["swizzle"] = json!([IDENTITY; 16].to_vec());
+    v
+}
+
 fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
