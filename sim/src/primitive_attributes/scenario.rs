@@ -177,44 +177,11 @@ fn swizzles(c: &ConfigJson) -> Result<([u32; 16], SwizzleFormat), RunError> {
     Ok((out, format))
 }
 
-/// Parse and validate a scenario into a system configuration.
-pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
-    let sc: PaScenario = parse_as(value, "")?;
-    let c = &sc.config;
-    let gs_mode = choice(
-        "config.gs_mode",
-        &c.gs_mode,
-        &[("fast", GsMode::Fast), ("traditional", GsMode::Traditional)],
-    )?;
-    let order = choice(
-        "config.order",
-        &c.order,
-        &[("strict", Order::Strict), ("viewport", Order::Viewport)],
-    )?;
-    let provoking_last = choice(
-        "config.provoking",
-        &c.provoking,
-        &[("first", false), ("last", true)],
-    )?;
-    if !(1..=MAX_BATCH).contains(&c.batch) {
-        return Err(RunError::invalid(
-            "config.batch",
-            format!(
-                "{} is not in 1..={} (the sequencer's batch memory)",
-                c.batch, MAX_BATCH
-            ),
-        ));
-    }
-    if !(1..=CACHE_ENTRIES as u64).contains(&c.vertex_cache) {
-        return Err(RunError::invalid(
-            "config.vertex_cache",
-            format!(
-                "{} is not in 1..={} (the vertex cache's entries)",
-                c.vertex_cache, CACHE_ENTRIES
-            ),
-        ));
-    }
-    let (swizzle, swizzle_format) = swizzles(c)?;
+/// The draw of a scenario: topology, vertex bit patterns, one primitive per triangle.
+fn draw(
+    sc: &PaScenario,
+    layer_offset: bool,
+) -> Result<(Topology, Vec<[u32; 4]>, Vec<PrimAttrs>), RunError> {
     let topology = choice(
         "topology",
         &sc.topology,
@@ -280,7 +247,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
                 format!("0x{:x} is not a 16-bit viewport mask", p.mask),
             ));
         }
-        let top = if c.layer_offset && p.mask != 0 {
+        let top = if layer_offset && p.mask != 0 {
             15 - (p.mask as u16).leading_zeros() as u64
         } else {
             0
@@ -299,6 +266,48 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
             layer: p.layer as u32,
         });
     }
+    Ok((topology, vertices, prims))
+}
+
+/// Parse and validate a scenario into a system configuration.
+pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
+    let sc: PaScenario = parse_as(value, "")?;
+    let c = &sc.config;
+    let gs_mode = choice(
+        "config.gs_mode",
+        &c.gs_mode,
+        &[("fast", GsMode::Fast), ("traditional", GsMode::Traditional)],
+    )?;
+    let order = choice(
+        "config.order",
+        &c.order,
+        &[("strict", Order::Strict), ("viewport", Order::Viewport)],
+    )?;
+    let provoking_last = choice(
+        "config.provoking",
+        &c.provoking,
+        &[("first", false), ("last", true)],
+    )?;
+    if !(1..=MAX_BATCH).contains(&c.batch) {
+        return Err(RunError::invalid(
+            "config.batch",
+            format!(
+                "{} is not in 1..={} (the sequencer's batch memory)",
+                c.batch, MAX_BATCH
+            ),
+        ));
+    }
+    if !(1..=CACHE_ENTRIES as u64).contains(&c.vertex_cache) {
+        return Err(RunError::invalid(
+            "config.vertex_cache",
+            format!(
+                "{} is not in 1..={} (the vertex cache's entries)",
+                c.vertex_cache, CACHE_ENTRIES
+            ),
+        ));
+    }
+    let (swizzle, swizzle_format) = swizzles(c)?;
+    let (topology, vertices, prims) = draw(&sc, c.layer_offset)?;
     Ok(SystemConfig {
         gs_mode,
         order,
