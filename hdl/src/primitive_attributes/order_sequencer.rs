@@ -12,10 +12,12 @@
 //! `out_first` = v is the lowest bit of its mask, `out_last` = v is its highest. With
 //! `batch_size` 1 this is strict primitive order.
 //!
-//! Ports: `clock`, `reset`; `batch_size` (9 bits, 1..=256, static), `layer_offset` (static);
+//! Ports: `clock`, `reset`; `batch_size` (9 bits, 1..=256, static: set it during reset),
+//! `layer_offset` (static);
 //! in `in_valid`/`in_ready`, `in_mask`, `in_layer`, `in_prim`, `in_instance`, `in_end`; out
 //! `out_valid`/`out_ready`, `out_kill`, `out_prim`, `out_instance`, `out_viewport`,
-//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256).
+//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256, or a beat
+//! finding the beat FIFO full, which the issue rule rules out).
 //!
 //! Storage: the batch in block RAM (256 entries: mask, layer, primitive, instance), its count,
 //! the OR of its masks and whether it has a mask-0 primitive.
@@ -23,18 +25,41 @@
 //! Timing: a batch is gathered at one primitive per cycle (`in_ready` low while it is sent),
 //! then sent by scanning it once per pass (the kill pass if it has a mask-0 primitive, and
 //! one pass per viewport in the OR of its masks; viewports no primitive uses are skipped),
-//! one entry per cycle through a two-stage read (address, then the entry is evaluated and a
-//! beat registered): a pass over n entries takes n cycles, beats leave at most one per cycle,
-//! and the first beat of a batch comes three cycles after its last primitive is taken.
+//! one entry read per cycle: the read address is the scan position (a register); the entry
+//! read is registered the next cycle (stage T), tested for its pass into a registered beat
+//! the cycle after (stage P) and, if it is a beat, written into a 6-entry beat FIFO whose
+//! head drives the outputs. A read is issued only while the FIFO holds fewer than 3 beats
+//! (room for the three reads that may be on their way), so no path runs from the read data
+//! back to the address, the block RAM's outputs go straight into registers, and the FIFO's
+//! write comes from registers. A pass over n entries takes n cycles while the consumer keeps
+//! up; the first beat of a batch comes five cycles after its last primitive is taken.
 use super::item::*;
 use super::lowest_viewport::LowestViewport;
 use crate::widgets::block_ram::BlockRam;
+use crate::widgets::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;
 
 /// Width of a batch-memory address: batches of up to 256 primitives.
 pub const BATCH_ADDR_BITS: usize = 8;
 /// Largest batch.
 pub const MAX_BATCH: usize = 1 << BATCH_ADDR_BITS;
+/// Entries of the beat FIFO.
+pub const BEAT_SLOTS: usize = 6;
+/// Reads that can be on their way to the FIFO (read, registered, tested): a read is issued
+/// only while the FIFO holds fewer than `BEAT_SLOTS - IN_FLIGHT` beats.
+pub const IN_FLIGHT: usize = 3;
+
+/// A beat waiting in the sequencer's FIFO.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct SequencedBeat {
+    pub kill: Bit,
+    pub prim: Bits<PRIM_BITS>,
+    pub instance: Bits<INSTANCE_BITS>,
+    pub viewport: Bits<VIEWPORT_BITS>,
+    pub layer: Bits<LAYER_BITS>,
+    pub first: Bit,
+    pub last: Bit,
+}
 
 #[derive(LogicBlock)]
 pub struct OrderSequencer {
@@ -69,6 +94,9 @@ pub struct OrderSequencer {
     sending: DFF<Bit>,
     /// Entries in the batch; the OR of their masks; a mask-0 entry among them.
     count: DFF<Bits<9>>,
+    /// The next primitive taken fills the batch (`count + 1 == batch_size`, kept with
+    /// `count`).
+    count_fills: DFF<Bit>,
     batch_viewports: DFF<Bits<VIEWPORTS>>,
     batch_kills: DFF<Bit>,
     take: Signal<Local, Bit>,
@@ -80,28 +108,36 @@ pub struct OrderSequencer {
     pass_rest: DFF<Bits<VIEWPORTS>>,
     scan_index: DFF<Bits<9>>,
     scan_active: DFF<Bit>,
+    /// `scan_index` is the batch's last entry (kept with it, off the issue path).
+    scan_last: DFF<Bit>,
     last_entry: Signal<Local, Bit>,
-    /// The entry read last cycle, evaluated now.
-    eval_valid: DFF<Bit>,
-    eval_index: DFF<Bits<9>>,
-    eval_kill: DFF<Bit>,
-    eval_viewport: DFF<Bits<VIEWPORT_BITS>>,
-    eval_beat: Signal<Local, Bit>,
-    eval_done: Signal<Local, Bit>,
+    /// The read issued last cycle (its entry is on the memories' outputs now) and its pass.
+    read_valid: DFF<Bit>,
+    read_kill: DFF<Bit>,
+    read_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    /// The entry read, registered (stage T), tested now.
+    test_valid: DFF<Bit>,
+    test_kill: DFF<Bit>,
+    test_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    test_mask: DFF<Bits<VIEWPORTS>>,
+    test_layer: DFF<Bits<LAYER_BITS>>,
+    test_prim: DFF<Bits<PRIM_BITS>>,
+    test_instance: DFF<Bits<INSTANCE_BITS>>,
+    read_beat: Signal<Local, Bit>,
+    /// Stage P: the beat tested from the registered entry, pushed into the FIFO next.
+    push_valid: DFF<Bit>,
+    push_beat: DFF<SequencedBeat>,
+    issue_fill_limit: Constant<Bits<3>>,
     issue: Signal<Local, Bit>,
+    skip_kill_pass: Signal<Local, Bit>,
     viewport_bit: Signal<Local, Bits<VIEWPORTS>>,
     below_bits: Signal<Local, Bits<VIEWPORTS>>,
     above_bits: Signal<Local, Bits<VIEWPORTS>>,
-    /// The beat on offer.
-    beat_valid: DFF<Bit>,
-    beat_kill: DFF<Bit>,
-    beat_prim: DFF<Bits<PRIM_BITS>>,
-    beat_instance: DFF<Bits<INSTANCE_BITS>>,
-    beat_viewport: DFF<Bits<VIEWPORT_BITS>>,
-    beat_layer: DFF<Bits<LAYER_BITS>>,
-    beat_first: DFF<Bit>,
-    beat_last: DFF<Bit>,
-    beat_free: Signal<Local, Bit>,
+    /// Beats waiting for the output.
+    beats: StreamFifo<SequencedBeat, BEAT_SLOTS, 3, 3>,
+    beat_in: Signal<Local, SequencedBeat>,
+    beat_out: Signal<Local, SequencedBeat>,
+    beat_slots: Constant<Bits<3>>,
     max_batch: Constant<Bits<9>>,
 }
 
@@ -137,6 +173,7 @@ impl Default for OrderSequencer {
             batch_ok: Default::default(),
             sending: Default::default(),
             count: Default::default(),
+            count_fills: Default::default(),
             batch_viewports: Default::default(),
             batch_kills: Default::default(),
             take: Default::default(),
@@ -146,26 +183,31 @@ impl Default for OrderSequencer {
             pass_rest: Default::default(),
             scan_index: Default::default(),
             scan_active: Default::default(),
+            scan_last: Default::default(),
             last_entry: Default::default(),
-            eval_valid: Default::default(),
-            eval_index: Default::default(),
-            eval_kill: Default::default(),
-            eval_viewport: Default::default(),
-            eval_beat: Default::default(),
-            eval_done: Default::default(),
+            read_valid: Default::default(),
+            read_kill: Default::default(),
+            read_viewport: Default::default(),
+            test_valid: Default::default(),
+            test_kill: Default::default(),
+            test_viewport: Default::default(),
+            test_mask: Default::default(),
+            test_layer: Default::default(),
+            test_prim: Default::default(),
+            test_instance: Default::default(),
+            read_beat: Default::default(),
+            push_valid: Default::default(),
+            push_beat: Default::default(),
+            issue_fill_limit: Constant::new(bits::<3>((BEAT_SLOTS - IN_FLIGHT) as u64)),
             issue: Default::default(),
+            skip_kill_pass: Default::default(),
             viewport_bit: Default::default(),
             below_bits: Default::default(),
             above_bits: Default::default(),
-            beat_valid: Default::default(),
-            beat_kill: Default::default(),
-            beat_prim: Default::default(),
-            beat_instance: Default::default(),
-            beat_viewport: Default::default(),
-            beat_layer: Default::default(),
-            beat_first: Default::default(),
-            beat_last: Default::default(),
-            beat_free: Default::default(),
+            beats: Default::default(),
+            beat_in: Default::default(),
+            beat_out: Default::default(),
+            beat_slots: Constant::new(bits::<3>(BEAT_SLOTS as u64)),
             max_batch: Constant::new(bits::<9>(MAX_BATCH as u64)),
         }
     }
@@ -179,6 +221,7 @@ impl Logic for OrderSequencer {
             clock,
             sending,
             count,
+            count_fills,
             batch_viewports,
             batch_kills,
             pass_kill,
@@ -186,19 +229,22 @@ impl Logic for OrderSequencer {
             pass_rest,
             scan_index,
             scan_active,
-            eval_valid,
-            eval_index,
-            eval_kill,
-            eval_viewport,
-            beat_valid,
-            beat_kill,
-            beat_prim,
-            beat_instance,
-            beat_viewport,
-            beat_layer,
-            beat_first,
-            beat_last
+            scan_last,
+            read_valid,
+            read_kill,
+            read_viewport,
+            test_valid,
+            test_kill,
+            test_viewport,
+            test_mask,
+            test_layer,
+            test_prim,
+            test_instance,
+            push_valid,
+            push_beat
         );
+        self.beats.clock.next = self.clock.val();
+        self.beats.reset.next = self.reset.val();
         self.entry_mask.clock.next = self.clock.val();
         self.entry_layer.clock.next = self.clock.val();
         self.entry_prim.clock.next = self.clock.val();
@@ -209,8 +255,7 @@ impl Logic for OrderSequencer {
         // Gather: one primitive per cycle into the batch memory.
         self.in_ready.next = !self.sending.q.val() & self.batch_ok.val();
         self.take.next = self.in_valid.val() & self.in_ready.val();
-        self.closes.next =
-            self.in_end.val() | (self.count.q.val() + bits::<9>(1) == self.batch_size.val());
+        self.closes.next = self.in_end.val() | self.count_fills.q.val();
         self.entry_mask.write_address.next = self.count.q.val().get_bits::<BATCH_ADDR_BITS>(0);
         self.entry_layer.write_address.next = self.count.q.val().get_bits::<BATCH_ADDR_BITS>(0);
         self.entry_prim.write_address.next = self.count.q.val().get_bits::<BATCH_ADDR_BITS>(0);
@@ -227,6 +272,7 @@ impl Logic for OrderSequencer {
         self.next_pass.mask.next = self.pass_rest.q.val();
         if self.take.val() {
             self.count.d.next = self.count.q.val() + bits::<9>(1);
+            self.count_fills.d.next = self.count.q.val() + bits::<9>(2) == self.batch_size.val();
             self.batch_viewports.d.next = self.batch_viewports.q.val() | self.in_mask.val();
             if self.in_mask.val() == bits::<VIEWPORTS>(0) {
                 self.batch_kills.d.next = true;
@@ -235,56 +281,32 @@ impl Logic for OrderSequencer {
                 self.sending.d.next = true;
                 self.scan_active.d.next = true;
                 self.scan_index.d.next = bits::<9>(0);
+                self.scan_last.d.next = self.count.q.val() == bits::<9>(0);
                 self.pass_kill.d.next = true;
                 self.pass_rest.d.next = self.batch_viewports.q.val() | self.in_mask.val();
                 self.pass_viewport.d.next = bits::<VIEWPORT_BITS>(0);
             }
         }
-        // Scan: issue a read when the evaluated entry is done (or none is there).
-        self.beat_free.next = !self.beat_valid.q.val() | self.out_ready.val();
-        self.viewport_bit.next = bits::<VIEWPORTS>(1)
-            << bit_cast::<VIEWPORTS, VIEWPORT_BITS>(self.eval_viewport.q.val());
-        self.eval_beat.next = self.eval_valid.q.val()
-            & (self.entry_mask.read_data.val() & self.viewport_bit.val()).any();
-        if self.eval_kill.q.val() {
-            self.eval_beat.next =
-                self.eval_valid.q.val() & (self.entry_mask.read_data.val() == bits::<VIEWPORTS>(0));
-        }
-        self.eval_done.next =
-            self.eval_valid.q.val() & (!self.eval_beat.val() | self.beat_free.val());
-        self.issue.next =
-            self.scan_active.q.val() & (!self.eval_valid.q.val() | self.eval_done.val());
-        // A kill pass is skipped when the batch has no mask-0 entry.
-        if self.scan_active.q.val() & self.pass_kill.q.val() & !self.batch_kills.q.val() {
-            self.issue.next = false;
-        }
-        self.last_entry.next = self.scan_index.q.val() + bits::<9>(1) == self.count.q.val();
-        self.entry_mask.read_address.next = self.eval_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-        self.entry_layer.read_address.next = self.eval_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-        self.entry_prim.read_address.next = self.eval_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
+        // Scan: read the entry at the scan position every cycle; issue (advance) when the
+        // beat FIFO has room for it, counting the read in flight.
+        self.skip_kill_pass.next =
+            self.scan_active.q.val() & self.pass_kill.q.val() & !self.batch_kills.q.val();
+        self.issue.next = self.scan_active.q.val()
+            & !self.skip_kill_pass.val()
+            & (self.beats.fill.val() < self.issue_fill_limit.val());
+        self.last_entry.next = self.scan_last.q.val();
+        self.entry_mask.read_address.next = self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
+        self.entry_layer.read_address.next = self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
+        self.entry_prim.read_address.next = self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
         self.entry_instance.read_address.next =
-            self.eval_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-        if self.issue.val() {
-            self.entry_mask.read_address.next =
-                self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-            self.entry_layer.read_address.next =
-                self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-            self.entry_prim.read_address.next =
-                self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-            self.entry_instance.read_address.next =
-                self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
-        }
-        if self.eval_done.val() | !self.eval_valid.q.val() {
-            self.eval_valid.d.next = self.issue.val();
-            self.eval_index.d.next = self.scan_index.q.val();
-            self.eval_kill.d.next = self.pass_kill.q.val();
-            self.eval_viewport.d.next = self.pass_viewport.q.val();
-        }
+            self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
+        self.read_valid.d.next = self.issue.val();
+        self.read_kill.d.next = self.pass_kill.q.val();
+        self.read_viewport.d.next = self.pass_viewport.q.val();
         // Advance the scan: the next entry, or the next pass, or the end of the scan.
-        if (self.issue.val() & self.last_entry.val())
-            | (self.scan_active.q.val() & self.pass_kill.q.val() & !self.batch_kills.q.val())
-        {
+        if (self.issue.val() & self.last_entry.val()) | self.skip_kill_pass.val() {
             self.scan_index.d.next = bits::<9>(0);
+            self.scan_last.d.next = self.count.q.val() == bits::<9>(1);
             self.pass_kill.d.next = false;
             self.pass_viewport.d.next = self.next_pass.viewport.val();
             self.pass_rest.d.next = self.next_pass.rest.val();
@@ -293,62 +315,86 @@ impl Logic for OrderSequencer {
             }
         } else if self.issue.val() {
             self.scan_index.d.next = self.scan_index.q.val() + bits::<9>(1);
+            self.scan_last.d.next = self.scan_index.q.val() + bits::<9>(2) == self.count.q.val();
         }
-        // The batch is sent when the scan is over and its last entry evaluated.
+        // The batch is sent when the scan is over and its last read tested; the next batch
+        // may be gathered while the FIFO drains.
         if self.sending.q.val()
             & !self.scan_active.q.val()
-            & (!self.eval_valid.q.val() | self.eval_done.val())
-            & !self.issue.val()
+            & !self.read_valid.q.val()
+            & !self.test_valid.q.val()
+            & !self.push_valid.q.val()
         {
             self.sending.d.next = false;
             self.count.d.next = bits::<9>(0);
+            self.count_fills.d.next = self.batch_size.val() == bits::<9>(1);
             self.batch_viewports.d.next = bits::<VIEWPORTS>(0);
             self.batch_kills.d.next = false;
         }
-        // The beat.
+        // Register the entry read (the block RAM's outputs go straight into registers).
+        self.test_valid.d.next = self.read_valid.q.val();
+        self.test_kill.d.next = self.read_kill.q.val();
+        self.test_viewport.d.next = self.read_viewport.q.val();
+        self.test_mask.d.next = self.entry_mask.read_data.val();
+        self.test_layer.d.next = self.entry_layer.read_data.val();
+        self.test_prim.d.next = self.entry_prim.read_data.val();
+        self.test_instance.d.next = self.entry_instance.read_data.val();
+        // Test the registered entry: a beat of this pass goes into the FIFO.
+        self.viewport_bit.next = bits::<VIEWPORTS>(1)
+            << bit_cast::<VIEWPORTS, VIEWPORT_BITS>(self.test_viewport.q.val());
+        self.read_beat.next =
+            self.test_valid.q.val() & (self.test_mask.q.val() & self.viewport_bit.val()).any();
+        if self.test_kill.q.val() {
+            self.read_beat.next =
+                self.test_valid.q.val() & (self.test_mask.q.val() == bits::<VIEWPORTS>(0));
+        }
         self.below_bits.next = self.viewport_bit.val() - bits::<VIEWPORTS>(1);
         self.above_bits.next = !(self.below_bits.val() | self.viewport_bit.val());
-        if self.beat_free.val() {
-            self.beat_valid.d.next = self.eval_beat.val();
+        self.beat_in.next.kill = self.test_kill.q.val();
+        self.beat_in.next.prim = self.test_prim.q.val();
+        self.beat_in.next.instance = self.test_instance.q.val();
+        self.beat_in.next.viewport = self.test_viewport.q.val();
+        self.beat_in.next.layer = self.test_layer.q.val();
+        // The layer offset is added before the FIFO, so the outputs are the FIFO's head.
+        if self.layer_offset.val() & !self.test_kill.q.val() {
+            self.beat_in.next.layer = self.test_layer.q.val()
+                + bit_cast::<LAYER_BITS, VIEWPORT_BITS>(self.test_viewport.q.val());
         }
-        // The payload is loaded with a beat only: the batch memory's words are undefined
-        // until written, and an X must not reach a register the outputs show.
-        if self.beat_free.val() & self.eval_beat.val() {
-            self.beat_kill.d.next = self.eval_kill.q.val();
-            self.beat_prim.d.next = self.entry_prim.read_data.val();
-            self.beat_instance.d.next = self.entry_instance.read_data.val();
-            self.beat_viewport.d.next = self.eval_viewport.q.val();
-            self.beat_layer.d.next = self.entry_layer.read_data.val();
-            self.beat_first.d.next =
-                !(self.entry_mask.read_data.val() & self.below_bits.val()).any();
-            self.beat_last.d.next =
-                !(self.entry_mask.read_data.val() & self.above_bits.val()).any();
-            if self.eval_kill.q.val() {
-                self.beat_viewport.d.next = bits::<VIEWPORT_BITS>(0);
-                self.beat_first.d.next = true;
-                self.beat_last.d.next = true;
-            }
+        self.beat_in.next.first = !(self.test_mask.q.val() & self.below_bits.val()).any();
+        self.beat_in.next.last = !(self.test_mask.q.val() & self.above_bits.val()).any();
+        if self.test_kill.q.val() {
+            self.beat_in.next.viewport = bits::<VIEWPORT_BITS>(0);
+            self.beat_in.next.first = true;
+            self.beat_in.next.last = true;
         }
-        self.out_valid.next = self.beat_valid.q.val();
-        self.out_kill.next = self.beat_kill.q.val();
-        self.out_prim.next = self.beat_prim.q.val();
-        self.out_instance.next = self.beat_instance.q.val();
-        self.out_viewport.next = self.beat_viewport.q.val();
-        self.out_layer.next = self.beat_layer.q.val();
-        if self.layer_offset.val() & !self.beat_kill.q.val() {
-            self.out_layer.next = self.beat_layer.q.val()
-                + bit_cast::<LAYER_BITS, VIEWPORT_BITS>(self.beat_viewport.q.val());
+        self.push_valid.d.next = self.read_beat.val();
+        self.push_beat.d.next = self.beat_in.val();
+        self.beats.wr_valid.next = self.push_valid.q.val();
+        // The issue rule makes a full FIFO at a beat impossible; flag it if it ever happens.
+        if self.push_valid.q.val() & (self.beats.fill.val() == self.beat_slots.val()) {
+            self.violation.next = true;
         }
-        self.out_first.next = self.beat_first.q.val();
-        self.out_last.next = self.beat_last.q.val();
+        self.beats.wr_data.next = self.push_beat.q.val();
+        self.beats.rd_ready.next = self.out_ready.val();
+        self.beat_out.next = self.beats.rd_data.val();
+        self.out_valid.next = self.beats.rd_valid.val();
+        self.out_kill.next = self.beat_out.val().kill;
+        self.out_prim.next = self.beat_out.val().prim;
+        self.out_instance.next = self.beat_out.val().instance;
+        self.out_viewport.next = self.beat_out.val().viewport;
+        self.out_layer.next = self.beat_out.val().layer;
+        self.out_first.next = self.beat_out.val().first;
+        self.out_last.next = self.beat_out.val().last;
         if self.reset.val() {
             self.sending.d.next = false;
             self.count.d.next = bits::<9>(0);
+            self.count_fills.d.next = self.batch_size.val() == bits::<9>(1);
             self.batch_viewports.d.next = bits::<VIEWPORTS>(0);
             self.batch_kills.d.next = false;
             self.scan_active.d.next = false;
-            self.eval_valid.d.next = false;
-            self.beat_valid.d.next = false;
+            self.read_valid.d.next = false;
+            self.test_valid.d.next = false;
+            self.push_valid.d.next = false;
         }
     }
 }

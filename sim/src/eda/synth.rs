@@ -491,7 +491,9 @@ pub fn synthesize_all(
             &(u.verilog)(),
             &dir,
         )?);
-        let _ = std::fs::remove_dir_all(&dir);
+        if std::env::var_os("PPU_KEEP_SYNTH").is_none() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
         pb.inc(1);
     }
     pb.finish_and_clear();
