@@ -100,6 +100,12 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
             ("b".to_string(), "333".to_string())
         ]
     );
+    // The notes after the table survive a merge, once.
+    let with_notes = format!("{}\n## Timing notes\n\n- b: retimed.\n", merged);
+    let again = synth::merge_report(&with_notes, &[a.clone()], &["a", "b"]);
+    assert_eq!(again.matches("## Timing notes").count(), 1);
+    assert!(again.ends_with("- b: retimed.\n"));
+    assert_eq!(synth::units_in_report(&again), vec!["a", "b"]);
 }
 
 #[test]

@@ -73,9 +73,19 @@ fn br8_back_to_back_and_mixed_barriers_with_waves() {
 
 #[test]
 fn br3_random_streams_every_capacity_power_of_two_and_not() {
-    for (k, &(tiles, cap)) in [(1, 1), (2, 3), (5, 4), (8, 7), (16, 64), (256, 9), (3, 256)]
-        .iter()
-        .enumerate()
+    for (k, &(tiles, cap)) in [
+        (1, 1),
+        (2, 3),
+        (5, 4),
+        (8, 7),
+        (16, 64),
+        (256, 9),
+        (3, 256),
+        (40, 5),
+        (100, 13),
+    ]
+    .iter()
+    .enumerate()
     {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + k as u64);
         let inputs = random_inputs(&mut rng, tiles, 60);

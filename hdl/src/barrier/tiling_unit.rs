@@ -102,42 +102,57 @@ pub struct TilingUnit {
     /// Flush walk.
     round: DFF<Bits<8>>,
     walk_tile: DFF<Bits<TILE_BITS>>,
+    /// The walk tile's word of `tile_nonempty`, shifted so that bit 0 is the walk tile.
+    walk_word: DFF<Bits<32>>,
+    /// `walk_tile` is the last tile; `round` is the last round; `round` sends barriers.
+    at_last_tile: DFF<Bit>,
+    last_round: DFF<Bit>,
+    barrier_round: DFF<Bit>,
     post_phase: DFF<Bit>,
     cursor: DFF<Bits<ENTRY_BITS>>,
     walk_tail: DFF<Bits<ENTRY_BITS>>,
     /// The entry at `cursor`, registered from the block RAMs.
     cur_prim: DFF<Bits<PRIM_BITS>>,
-    cur_epoch: DFF<Bits<8>>,
+    /// The entry at `cursor` goes out in this round (its epoch is before `round`, or the
+    /// walk sends the entries after the last barrier); `cursor` is the list's tail.
+    cur_in_phase: DFF<Bit>,
+    at_walk_tail: DFF<Bit>,
+    /// Binning one more entry fills the bin (`bin_count + 1 == bin_capacity`).
+    bin_last: DFF<Bit>,
     cur_next: DFF<Bits<ENTRY_BITS>>,
     /// The input stage: the next item, and whether its tile's list is empty (looked up as it
     /// enters, kept current by the entry ahead of it and by the end of a flush).
     stage_valid: DFF<Bit>,
     stage_item: DFF<ScreenItem>,
     stage_tile: DFF<Bits<TILE_BITS>>,
-    stage_first: DFF<Bit>,
-    stage_mask: Signal<Local, Bits<32>>,
+    /// The staged tile's word of `tile_nonempty` and its bit in it.
+    stage_word: DFF<Bits<32>>,
+    stage_mask: DFF<Bits<32>>,
+    stage_first: Signal<Local, Bit>,
     load_input: Signal<Local, Bit>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
     in_nonempty_word: Signal<Local, Bits<32>>,
-    in_first: Signal<Local, Bit>,
-    in_mask: Signal<Local, Bits<32>>,
     take_input: Signal<Local, Bit>,
     take_prim: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<9>>,
-    walk_nonempty_word: Signal<Local, Bits<32>>,
     walk_nonempty: Signal<Local, Bit>,
     walk_mask: Signal<Local, Bits<32>>,
+    walk_next_tile: Signal<Local, Bits<TILE_BITS>>,
+    /// The next 32-tile group's word of `tile_nonempty` (loaded every cycle).
+    walk_next_word: DFF<Bits<32>>,
+    walk_next_group: Signal<Local, Bits<3>>,
+    group_last: Constant<Bits<5>>,
+    round_next: Signal<Local, Bits<8>>,
     tiles_low: Signal<Local, Bits<TILE_BITS>>,
     last_tile: Signal<Local, Bits<TILE_BITS>>,
     rounds: Signal<Local, Bits<8>>,
-    last_round: Signal<Local, Bit>,
-    barrier_round: Signal<Local, Bit>,
     entry_in_phase: Signal<Local, Bit>,
     emit_valid: Signal<Local, Bit>,
     emit_item: Signal<Local, ScreenItem>,
     emit_taken: Signal<Local, Bit>,
     entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
     clear_walk_bit: Signal<Local, Bit>,
+    flush_done: Signal<Local, Bit>,
     word_index: [Constant<Bits<3>>; FLAG_WORDS],
     st_accept: Constant<Bits<4>>,
     st_flush_start: Constant<Bits<4>>,
@@ -199,39 +214,47 @@ impl Default for TilingUnit {
             link_bypass_tail: Default::default(),
             round: Default::default(),
             walk_tile: Default::default(),
+            walk_word: Default::default(),
+            at_last_tile: Default::default(),
+            last_round: Default::default(),
+            barrier_round: Default::default(),
             post_phase: Default::default(),
             cursor: Default::default(),
             walk_tail: Default::default(),
             cur_prim: Default::default(),
-            cur_epoch: Default::default(),
+            cur_in_phase: Default::default(),
+            at_walk_tail: Default::default(),
+            bin_last: Default::default(),
             cur_next: Default::default(),
             stage_valid: Default::default(),
             stage_item: Default::default(),
             stage_tile: Default::default(),
-            stage_first: Default::default(),
+            stage_word: Default::default(),
             stage_mask: Default::default(),
+            stage_first: Default::default(),
             load_input: Default::default(),
             in_tile: Default::default(),
             in_nonempty_word: Default::default(),
-            in_first: Default::default(),
-            in_mask: Default::default(),
             take_input: Default::default(),
             take_prim: Default::default(),
             count_next: Default::default(),
-            walk_nonempty_word: Default::default(),
             walk_nonempty: Default::default(),
             walk_mask: Default::default(),
+            walk_next_tile: Default::default(),
+            walk_next_word: Default::default(),
+            walk_next_group: Default::default(),
+            group_last: Constant::new(bits::<5>(31)),
+            round_next: Default::default(),
             tiles_low: Default::default(),
             last_tile: Default::default(),
             rounds: Default::default(),
-            last_round: Default::default(),
-            barrier_round: Default::default(),
             entry_in_phase: Default::default(),
             emit_valid: Default::default(),
             emit_item: Default::default(),
             emit_taken: Default::default(),
             entry_read_address: Default::default(),
             clear_walk_bit: Default::default(),
+            flush_done: Default::default(),
             word_index: std::array::from_fn(|i| Constant::new(bits::<3>(i as u64))),
             st_accept: st(ST_ACCEPT),
             st_flush_start: st(ST_FLUSH_START),
@@ -275,18 +298,26 @@ impl Logic for TilingUnit {
             link_bypass_tail,
             round,
             walk_tile,
+            walk_word,
+            walk_next_word,
+            at_last_tile,
+            last_round,
+            barrier_round,
             post_phase,
             cursor,
             walk_tail,
             cur_prim,
-            cur_epoch,
+            cur_in_phase,
+            at_walk_tail,
+            bin_last,
             cur_next,
             out_valid_reg,
             out_item_reg,
             stage_valid,
             stage_item,
             stage_tile,
-            stage_first
+            stage_word,
+            stage_mask
         );
         clock!(
             self,
@@ -325,6 +356,7 @@ impl Logic for TilingUnit {
         self.emit_item.next = self.stage_item.q.val();
         self.entry_read_address.next = self.cursor.q.val();
         self.clear_walk_bit.next = false;
+        self.flush_done.next = false;
         // Binning: the input's tile and whether its list is empty.
         self.in_tile.next = self.in_item.val().tile;
         self.in_nonempty_word.next = bits::<32>(0);
@@ -333,27 +365,25 @@ impl Logic for TilingUnit {
                 self.in_nonempty_word.next = self.tile_nonempty[w].q.val();
             }
         }
-        self.in_mask.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
-        self.in_first.next = !(self.in_nonempty_word.val() & self.in_mask.val()).any();
+        self.stage_first.next = !(self.stage_word.q.val() & self.stage_mask.q.val()).any();
         self.take_input.next =
             self.stage_valid.q.val() & (self.state.q.val() == self.st_accept.val());
-        self.stage_mask.next = bits::<32>(1) << self.stage_tile.q.val().get_bits::<5>(0);
         self.take_prim.next =
             self.take_input.val() & (self.stage_item.q.val().kind == self.kind_prim.val());
         self.count_next.next = self.bin_count.q.val() + bits::<9>(1);
         if self.take_prim.val() {
             self.entry_prim.write_enable.next = true;
             self.entry_epoch.write_enable.next = true;
-            self.tile_head.write_enable.next = self.stage_first.q.val();
+            self.tile_head.write_enable.next = self.stage_first.val();
             self.bin_count.d.next = self.count_next.val();
             self.link_valid.d.next = true;
             for w in 0..FLAG_WORDS {
                 if self.stage_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
                     self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() | self.stage_mask.val();
+                        self.tile_nonempty[w].q.val() | self.stage_mask.q.val();
                 }
             }
-            if self.count_next.val() == self.bin_capacity.val() {
+            if self.bin_last.q.val() {
                 self.state.d.next = self.st_flush_start.val();
                 self.flush_reason_reg.d.next = self.reason_threshold.val();
             }
@@ -365,14 +395,20 @@ impl Logic for TilingUnit {
             self.stage_valid.d.next = true;
             self.stage_item.d.next = self.in_item.val();
             self.stage_tile.d.next = self.in_tile.val();
-            self.stage_first.d.next = self.in_first.val()
-                & !(self.take_prim.val() & (self.stage_tile.q.val() == self.in_tile.val()));
+            self.stage_mask.d.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
+            self.stage_word.d.next = self.in_nonempty_word.val();
+            // The entry binned now sets its bit in the same word.
+            if self.take_prim.val()
+                & (self.stage_tile.q.val().get_bits::<3>(5) == self.in_tile.val().get_bits::<3>(5))
+            {
+                self.stage_word.d.next = self.in_nonempty_word.val() | self.stage_mask.q.val();
+            }
         } else if self.take_input.val() {
             self.stage_valid.d.next = false;
         }
         self.link_tile.d.next = self.stage_tile.q.val();
         self.link_entry.d.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
-        self.link_first.d.next = self.stage_first.q.val();
+        self.link_first.d.next = self.stage_first.val();
         self.link_bypass.d.next =
             self.link_valid.q.val() & (self.link_tile.q.val() == self.stage_tile.q.val());
         self.link_bypass_tail.d.next = self.link_entry.q.val();
@@ -408,18 +444,18 @@ impl Logic for TilingUnit {
         if !self.epochs.q.val().any() {
             self.rounds.next = bits::<8>(1);
         }
-        self.last_round.next = self.round.q.val() == self.rounds.val();
-        self.barrier_round.next = self.round.q.val() <= self.epochs.q.val();
-        self.walk_nonempty_word.next = bits::<32>(0);
+        self.round_next.next = self.round.q.val() + bits::<8>(1);
+        self.walk_next_tile.next = self.walk_tile.q.val() + bits::<TILE_BITS>(1);
+        self.walk_next_group.next = self.walk_tile.q.val().get_bits::<3>(5) + bits::<3>(1);
+        self.walk_next_word.d.next = self.tile_nonempty[0].q.val();
         for w in 0..FLAG_WORDS {
-            if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
-                self.walk_nonempty_word.next = self.tile_nonempty[w].q.val();
+            if self.walk_next_group.val() == self.word_index[w].val() {
+                self.walk_next_word.d.next = self.tile_nonempty[w].q.val();
             }
         }
         self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
-        self.walk_nonempty.next = (self.walk_nonempty_word.val() & self.walk_mask.val()).any();
-        self.entry_in_phase.next =
-            self.post_phase.q.val() | (self.cur_epoch.q.val() < self.round.q.val());
+        self.walk_nonempty.next = self.walk_word.q.val().get_bit(0);
+        self.entry_in_phase.next = self.cur_in_phase.q.val();
         // Inside a state that emits, the emitted item is taken when the output register is
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
@@ -427,6 +463,10 @@ impl Logic for TilingUnit {
             self.flush_valid_reg.d.next = false;
             self.round.d.next = bits::<8>(1);
             self.walk_tile.d.next = bits::<TILE_BITS>(0);
+            self.walk_word.d.next = self.tile_nonempty[0].q.val();
+            self.at_last_tile.d.next = !self.last_tile.val().any();
+            self.last_round.d.next = self.rounds.val() == bits::<8>(1);
+            self.barrier_round.d.next = self.epochs.q.val().any();
             self.post_phase.d.next = false;
             self.state.d.next = self.st_tile_start.val();
             if !self.bin_count.q.val().any() & !self.epochs.q.val().any() {
@@ -439,7 +479,7 @@ impl Logic for TilingUnit {
             self.post_phase.d.next = false;
             if self.walk_nonempty.val() {
                 self.state.d.next = self.st_tile_read.val();
-            } else if self.barrier_round.val() {
+            } else if self.barrier_round.q.val() {
                 self.state.d.next = self.st_barrier.val();
             } else {
                 self.state.d.next = self.st_next_tile.val();
@@ -448,12 +488,15 @@ impl Logic for TilingUnit {
         if self.state.q.val() == self.st_tile_read.val() {
             self.cursor.d.next = self.tile_head.read_data.val();
             self.walk_tail.d.next = self.tile_tail.read_data.val();
+            self.at_walk_tail.d.next =
+                self.tile_head.read_data.val() == self.tile_tail.read_data.val();
             self.entry_read_address.next = self.tile_head.read_data.val();
             self.state.d.next = self.st_walk_fetch.val();
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
             self.cur_prim.d.next = self.entry_prim.read_data.val();
-            self.cur_epoch.d.next = self.entry_epoch.read_data.val();
+            self.cur_in_phase.d.next =
+                self.post_phase.q.val() | (self.entry_epoch.read_data.val() < self.round.q.val());
             self.cur_next.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
         }
@@ -464,15 +507,16 @@ impl Logic for TilingUnit {
                 self.emit_item.next.prim = self.cur_prim.q.val();
                 self.emit_item.next.tile = self.walk_tile.q.val();
                 if self.emit_taken.val() {
-                    if self.cursor.q.val() == self.walk_tail.q.val() {
+                    if self.at_walk_tail.q.val() {
                         self.clear_walk_bit.next = true;
-                        if self.barrier_round.val() & !self.post_phase.q.val() {
+                        if self.barrier_round.q.val() & !self.post_phase.q.val() {
                             self.state.d.next = self.st_barrier.val();
                         } else {
                             self.state.d.next = self.st_next_tile.val();
                         }
                     } else {
                         self.cursor.d.next = self.cur_next.q.val();
+                        self.at_walk_tail.d.next = self.cur_next.q.val() == self.walk_tail.q.val();
                         self.entry_read_address.next = self.cur_next.q.val();
                         self.state.d.next = self.st_walk_fetch.val();
                     }
@@ -492,7 +536,7 @@ impl Logic for TilingUnit {
             self.emit_item.next.tile = self.walk_tile.q.val();
             if self.emit_taken.val() {
                 self.state.d.next = self.st_next_tile.val();
-                if self.last_round.val() & self.walk_nonempty.val() {
+                if self.last_round.q.val() & self.walk_nonempty.val() {
                     // The entries after the last barrier: read the entry at `cursor` again.
                     self.post_phase.d.next = true;
                     self.state.d.next = self.st_walk_fetch.val();
@@ -500,12 +544,21 @@ impl Logic for TilingUnit {
             }
         }
         if self.state.q.val() == self.st_next_tile.val() {
-            self.walk_tile.d.next = self.walk_tile.q.val() + bits::<TILE_BITS>(1);
+            self.walk_tile.d.next = self.walk_next_tile.val();
+            self.walk_word.d.next = self.walk_word.q.val() >> bits::<32>(1);
+            if self.walk_tile.q.val().get_bits::<5>(0) == self.group_last.val() {
+                self.walk_word.d.next = self.walk_next_word.q.val();
+            }
+            self.at_last_tile.d.next = self.walk_next_tile.val() == self.last_tile.val();
             self.state.d.next = self.st_tile_start.val();
-            if self.walk_tile.q.val() == self.last_tile.val() {
+            if self.at_last_tile.q.val() {
                 self.walk_tile.d.next = bits::<TILE_BITS>(0);
-                self.round.d.next = self.round.q.val() + bits::<8>(1);
-                if self.last_round.val() {
+                self.walk_word.d.next = self.tile_nonempty[0].q.val();
+                self.at_last_tile.d.next = !self.last_tile.val().any();
+                self.round.d.next = self.round_next.val();
+                self.last_round.d.next = self.round_next.val() == self.rounds.val();
+                self.barrier_round.d.next = self.round_next.val() <= self.epochs.q.val();
+                if self.last_round.q.val() {
                     self.state.d.next = self.st_flush_tail.val();
                 }
             }
@@ -519,17 +572,19 @@ impl Logic for TilingUnit {
             }
             if self.emit_taken.val() | (self.flush_reason_reg.q.val() != self.reason_barrier.val())
             {
+                self.flush_done.next = true;
                 self.state.d.next = self.st_accept.val();
                 self.bin_count.d.next = bits::<9>(0);
                 self.epochs.d.next = bits::<8>(0);
                 // Every list is empty again: the staged item's tile too.
-                self.stage_first.d.next = true;
+                self.stage_word.d.next = bits::<32>(0);
                 for w in 0..FLAG_WORDS {
                     self.tile_nonempty[w].d.next = bits::<32>(0);
                 }
             }
         }
         if self.clear_walk_bit.val() {
+            self.walk_word.d.next = self.walk_word.q.val() & !bits::<32>(1);
             for w in 0..FLAG_WORDS {
                 if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
                     self.tile_nonempty[w].d.next =
@@ -564,7 +619,17 @@ impl Logic for TilingUnit {
             & (self.epochs.q.val() == self.max_epochs.val()))
             | (self.tiles.val() == bits::<9>(0))
             | (self.tiles.val().get_bit(8) & self.tiles_low.val().any());
+        // `bin_last` follows `bin_count` (and `bin_capacity`, one cycle later).
+        self.bin_last.d.next = self.count_next.val() == self.bin_capacity.val();
+        if self.take_prim.val() {
+            self.bin_last.d.next =
+                (self.count_next.val() + bits::<9>(1)) == self.bin_capacity.val();
+        }
+        if self.flush_done.val() {
+            self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
+        }
         if self.reset.val() {
+            self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
             self.state.d.next = self.st_accept.val();
             self.bin_count.d.next = bits::<9>(0);
             self.epochs.d.next = bits::<8>(0);

@@ -188,7 +188,9 @@ pub fn run(
                 "-Wno-style",
                 "--top-module",
                 "cosim_tb",
-                "-O0",
+                // Verilator's own optimizations stay on: they inline the one-module-per-register
+                // hierarchy rust-hdl writes (with -O0 a cluster makes thousands of C++ files, more
+                // than one shell command line can name); the C++ is compiled without optimization.
                 "-CFLAGS",
                 "-O0",
                 "--Mdir",

@@ -600,7 +600,8 @@ pub fn hashes_in_report(text: &str) -> Vec<(String, String)> {
 }
 
 /// The report after synthesizing `rows`: their lines replace the old ones of the same units,
-/// the other units keep their lines (when the old report has the same columns), in `order`.
+/// the other units keep their lines (when the old report has the same columns), in `order`;
+/// the old report's sections after the table (from its first `## ` heading) follow.
 pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
     let same_columns = old.contains("| ECP5 critical path |");
     let mut lines = vec![];
@@ -613,5 +614,10 @@ pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
             }
         }
     }
-    report_markdown(&lines)
+    let mut text = report_markdown(&lines);
+    // Sections after the table (`## Timing notes`: what each retiming did) are kept.
+    if let Some(i) = old.find("\n## ") {
+        text.push_str(&old[i..]);
+    }
+    text
 }
