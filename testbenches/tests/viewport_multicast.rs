@@ -85,8 +85,9 @@ fn pa2_one_beat_per_cycle_at_full_rate_with_no_bubble_between_primitives() {
     let p = random_prims(&mut rng, 100, None);
     let run =
         run_beats::<ViewportMulticast>(&p, None, &stim(true, 1.0, 1.0, 5), &NO_WAVES).unwrap();
-    // Two reset cycles, one cycle to take the first primitive, then a beat every cycle.
-    assert_eq!(run.cycles, run.beats.len() as u64 + 3);
+    // Two reset cycles, one cycle to take the first primitive, one in the pending register,
+    // then a beat every cycle.
+    assert_eq!(run.cycles, run.beats.len() as u64 + 4);
 }
 
 #[test]

@@ -3,13 +3,13 @@
 //!
 //! Each entry: a valid bit and a tag (vertex: 16 bits, viewport: 4 bits). `probe_match`
 //! (combinational) has bit i set when entry i is valid and holds the probed tag. At the clock
-//! edge, `write_enable` makes entry `write_entry` valid with the written tag, and every entry
-//! whose bit is set in `invalidate` becomes invalid (a write to the same entry wins); `reset`
-//! invalidates all.
+//! edge, every entry whose bit is set in `write_mask` (one-hot: the parent keeps its allocation
+//! pointer one-hot, so an entry's write enable is one bit) becomes valid with the written tag,
+//! and every entry whose bit is set in `invalidate` becomes invalid (a write to the same entry
+//! wins); `reset` invalidates all.
 //!
 //! Ports: `clock`, `reset`; `probe_vertex`, `probe_viewport`, `probe_match` (32 bits);
-//! `write_enable`, `write_entry` (5 bits), `write_vertex`, `write_viewport`; `invalidate`
-//! (32 bits).
+//! `write_mask` (32 bits), `write_vertex`, `write_viewport`; `invalidate` (32 bits).
 use super::item::*;
 use rust_hdl::prelude::*;
 
@@ -23,15 +23,13 @@ pub struct CacheBank {
     pub probe_vertex: Signal<In, Bits<VERTEX_BITS>>,
     pub probe_viewport: Signal<In, Bits<VIEWPORT_BITS>>,
     pub probe_match: Signal<Out, Bits<BANK_ENTRIES>>,
-    pub write_enable: Signal<In, Bit>,
-    pub write_entry: Signal<In, Bits<5>>,
+    pub write_mask: Signal<In, Bits<BANK_ENTRIES>>,
     pub write_vertex: Signal<In, Bits<VERTEX_BITS>>,
     pub write_viewport: Signal<In, Bits<VIEWPORT_BITS>>,
     pub invalidate: Signal<In, Bits<BANK_ENTRIES>>,
     valid: [DFF<Bit>; BANK_ENTRIES],
     tag_vertex: [DFF<Bits<VERTEX_BITS>>; BANK_ENTRIES],
     tag_viewport: [DFF<Bits<VIEWPORT_BITS>>; BANK_ENTRIES],
-    entry_index: [Constant<Bits<5>>; BANK_ENTRIES],
     entry_match: [Signal<Local, Bit>; BANK_ENTRIES],
     /// Entry i's bit of `probe_match` (0 or 1 << i).
     entry_word: [Signal<Local, Bits<BANK_ENTRIES>>; BANK_ENTRIES],
@@ -46,15 +44,13 @@ impl Default for CacheBank {
             probe_vertex: Default::default(),
             probe_viewport: Default::default(),
             probe_match: Default::default(),
-            write_enable: Default::default(),
-            write_entry: Default::default(),
+            write_mask: Default::default(),
             write_vertex: Default::default(),
             write_viewport: Default::default(),
             invalidate: Default::default(),
             valid: std::array::from_fn(|_| Default::default()),
             tag_vertex: std::array::from_fn(|_| Default::default()),
             tag_viewport: std::array::from_fn(|_| Default::default()),
-            entry_index: std::array::from_fn(|i| Constant::new(bits::<5>(i as u64))),
             entry_match: std::array::from_fn(|_| Default::default()),
             entry_word: std::array::from_fn(|_| Default::default()),
             entry_bit: std::array::from_fn(|i| Constant::new(bits::<BANK_ENTRIES>(1 << i))),
@@ -72,7 +68,7 @@ impl Logic for CacheBank {
             self.valid[i].d.next = self.valid[i].q.val() & !self.invalidate.val().get_bit(i);
             self.tag_vertex[i].d.next = self.tag_vertex[i].q.val();
             self.tag_viewport[i].d.next = self.tag_viewport[i].q.val();
-            if self.write_enable.val() & (self.write_entry.val() == self.entry_index[i].val()) {
+            if self.write_mask.val().get_bit(i) {
                 self.valid[i].d.next = true;
                 self.tag_vertex[i].d.next = self.write_vertex.val();
                 self.tag_viewport[i].d.next = self.write_viewport.val();

@@ -24,15 +24,24 @@
 //! `lookup_ready`, `lookup_vertex` (16 bits), `lookup_viewport` (4), `lookup_provoking`;
 //! result channel `result_valid`/`result_ready`, `result_hit`, `result_slot` (6 bits),
 //! `result_invalidated`, and the lookup echoed (`result_vertex`, `result_viewport`,
-//! `result_provoking`); `violation` (capacity 0 or above 64: nothing is allocated).
+//! `result_provoking`); `violation` (registered: capacity 0 or above 64, nothing is allocated).
 //!
-//! Timing: three stages, one lookup per cycle, a result three cycles after its lookup is
-//! taken. Stage A holds the lookup and compares its tag with all 64 entries; the match
-//! vector is registered into stage B, corrected for the lookup that stage B commits in the
-//! same cycle (the entry it allocates now holds its tag; the entry it invalidates no longer
-//! matches). Stage B decides (hit, slot, allocate, invalidate), updates the tags and the
-//! pointer, and registers the result. Matches are one-hot by the invariant, so the slot is
-//! an OR-encode. Back-pressure on the result stalls the stages behind it.
+//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken.
+//! Stage A holds the lookup and compares its tag with all 64 entries; the raw match vector is
+//! registered into stage M together with the commit stage B made in that cycle (which the
+//! entries did not show yet). M applies that commit, then the one B makes in M's cycle, as it
+//! moves on to B: for the committing lookup's own tag, the entry its result names (its hit, or
+//! the entry it allocates; none after a provoking lookup that cannot allocate); for another
+//! tag, the matches less the entry its allocation overwrites (invalidation only concerns its
+//! own tag). A lookup therefore sees every earlier commit: those before its compare in the
+//! entries, the two after it in the corrections. M also registers whether the vector is
+//! non-zero (`b_found`, an OR of the matches other than at the pointer and the match at the
+//! pointer unless B allocates now), so stage B decides from registers (allocate = provoking
+//! or not found), writes the tag through a one-hot copy of the allocation pointer (an entry's
+//! write enable is one AND), invalidates, advances the pointer and registers the result.
+//! Matches are one-hot by the invariant, so the slot is an OR-encode. Back-pressure on the
+//! result stalls the stages behind it; a second result slot lets B commit whenever it is
+//! empty (a registered condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
@@ -63,12 +72,40 @@ pub struct ProvokingVertexCache {
     pub violation: Signal<Out, Bit>,
     bank_lo: CacheBank,
     bank_hi: CacheBank,
-    capacity_ok: Signal<Local, Bit>,
+    /// `capacity` is not valid, registered (the capacity is static during a run).
+    capacity_bad: DFF<Bit>,
     /// Stage A: the lookup being compared.
     a_valid: DFF<Bit>,
     a_vertex: DFF<Bits<VERTEX_BITS>>,
     a_viewport: DFF<Bits<VIEWPORT_BITS>>,
     a_provoking: DFF<Bit>,
+    /// Stage M: the lookup compared last cycle, with its match vector (current after every
+    /// commit up to this cycle's).
+    m_valid: DFF<Bit>,
+    m_vertex: DFF<Bits<VERTEX_BITS>>,
+    m_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    m_provoking: DFF<Bit>,
+    m_raw_lo: DFF<Bits<BANK_ENTRIES>>,
+    m_raw_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// The commit of the cycle M's compare was made in (not yet in `m_raw`): M's tag was
+    /// that lookup's (`p_same`, with the entry its result names), or the entry it allocated.
+    p_same: DFF<Bit>,
+    p_result_lo: DFF<Bits<BANK_ENTRIES>>,
+    p_result_hi: DFF<Bits<BANK_ENTRIES>>,
+    p_alloc_lo: DFF<Bits<BANK_ENTRIES>>,
+    p_alloc_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// M's matches after that commit.
+    m_cur_lo: Signal<Local, Bits<BANK_ENTRIES>>,
+    m_cur_hi: Signal<Local, Bits<BANK_ENTRIES>>,
+    m_free: Signal<Local, Bit>,
+    /// Stage M's tag is stage B's; its matches other than at the pointer; at the pointer.
+    same_mb: Signal<Local, Bit>,
+    m_excl_any: Signal<Local, Bit>,
+    m_at_ptr: Signal<Local, Bit>,
+    /// What stage B's commit leaves for its own tag: the entry its result names, if any.
+    b_result_lo: Signal<Local, Bits<BANK_ENTRIES>>,
+    b_result_hi: Signal<Local, Bits<BANK_ENTRIES>>,
+    b_result_found: Signal<Local, Bit>,
     /// Stage B: the lookup being decided, with its match vector.
     b_valid: DFF<Bit>,
     b_vertex: DFF<Bits<VERTEX_BITS>>,
@@ -76,6 +113,9 @@ pub struct ProvokingVertexCache {
     b_provoking: DFF<Bit>,
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// Whether a valid entry holds stage B's tag (its match vector is not zero), registered
+    /// with it so that the allocation decision is one LUT from registers.
+    b_found: DFF<Bit>,
     /// The result on offer.
     r_valid: DFF<Bit>,
     r_hit: DFF<Bit>,
@@ -84,15 +124,33 @@ pub struct ProvokingVertexCache {
     r_vertex: DFF<Bits<VERTEX_BITS>>,
     r_viewport: DFF<Bits<VIEWPORT_BITS>>,
     r_provoking: DFF<Bit>,
+    /// A second result slot, filled when B commits while the offered result is not taken,
+    /// so that B commits whenever this slot is empty (a registered condition).
+    s_valid: DFF<Bit>,
+    s_hit: DFF<Bit>,
+    s_slot: DFF<Bits<SLOT_BITS>>,
+    s_invalidated: DFF<Bit>,
+    s_vertex: DFF<Bits<VERTEX_BITS>>,
+    s_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    s_provoking: DFF<Bit>,
+    /// Stage B's result.
+    b_res_hit: Signal<Local, Bit>,
+    b_res_slot: Signal<Local, Bits<SLOT_BITS>>,
+    b_res_invalidated: Signal<Local, Bit>,
+    result_taken: Signal<Local, Bit>,
     /// The allocation pointer and the entry after it (precomputed).
     alloc_ptr: DFF<Bits<SLOT_BITS>>,
     alloc_next: DFF<Bits<SLOT_BITS>>,
+    /// `alloc_ptr` one-hot, per bank (an entry's write enable is one AND).
+    alloc_onehot_lo: DFF<Bits<BANK_ENTRIES>>,
+    alloc_onehot_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// Stage B allocates now (it commits, misses or is provoking, and the capacity is valid).
+    alloc_now: Signal<Local, Bit>,
     alloc_after_next: Signal<Local, Bits<SLOT_BITS>>,
     r_advance: Signal<Local, Bit>,
     b_free: Signal<Local, Bit>,
     a_free: Signal<Local, Bit>,
     b_commit: Signal<Local, Bit>,
-    b_found: Signal<Local, Bit>,
     b_allocates: Signal<Local, Bit>,
     b_hit_slot: Signal<Local, Bits<SLOT_BITS>>,
     slot_bit: [Signal<Local, Bits<SLOT_BITS>>; SLOT_BITS],
@@ -132,17 +190,38 @@ impl Default for ProvokingVertexCache {
             violation: Default::default(),
             bank_lo: Default::default(),
             bank_hi: Default::default(),
-            capacity_ok: Default::default(),
+            capacity_bad: Default::default(),
             a_valid: Default::default(),
             a_vertex: Default::default(),
             a_viewport: Default::default(),
             a_provoking: Default::default(),
+            m_valid: Default::default(),
+            m_vertex: Default::default(),
+            m_viewport: Default::default(),
+            m_provoking: Default::default(),
+            m_raw_lo: Default::default(),
+            m_raw_hi: Default::default(),
+            p_same: Default::default(),
+            p_result_lo: Default::default(),
+            p_result_hi: Default::default(),
+            p_alloc_lo: Default::default(),
+            p_alloc_hi: Default::default(),
+            m_cur_lo: Default::default(),
+            m_cur_hi: Default::default(),
+            m_free: Default::default(),
+            same_mb: Default::default(),
+            m_excl_any: Default::default(),
+            m_at_ptr: Default::default(),
+            b_result_lo: Default::default(),
+            b_result_hi: Default::default(),
+            b_result_found: Default::default(),
             b_valid: Default::default(),
             b_vertex: Default::default(),
             b_viewport: Default::default(),
             b_provoking: Default::default(),
             b_match_lo: Default::default(),
             b_match_hi: Default::default(),
+            b_found: Default::default(),
             r_valid: Default::default(),
             r_hit: Default::default(),
             r_slot: Default::default(),
@@ -150,14 +229,27 @@ impl Default for ProvokingVertexCache {
             r_vertex: Default::default(),
             r_viewport: Default::default(),
             r_provoking: Default::default(),
+            s_valid: Default::default(),
+            s_hit: Default::default(),
+            s_slot: Default::default(),
+            s_invalidated: Default::default(),
+            s_vertex: Default::default(),
+            s_viewport: Default::default(),
+            s_provoking: Default::default(),
+            b_res_hit: Default::default(),
+            b_res_slot: Default::default(),
+            b_res_invalidated: Default::default(),
+            result_taken: Default::default(),
             alloc_ptr: Default::default(),
             alloc_next: Default::default(),
+            alloc_onehot_lo: Default::default(),
+            alloc_onehot_hi: Default::default(),
+            alloc_now: Default::default(),
             alloc_after_next: Default::default(),
             r_advance: Default::default(),
             b_free: Default::default(),
             a_free: Default::default(),
             b_commit: Default::default(),
-            b_found: Default::default(),
             b_allocates: Default::default(),
             b_hit_slot: Default::default(),
             slot_bit: std::array::from_fn(|_| Default::default()),
@@ -182,16 +274,29 @@ impl Logic for ProvokingVertexCache {
         dff_setup!(
             self,
             clock,
+            capacity_bad,
             a_valid,
             a_vertex,
             a_viewport,
             a_provoking,
+            m_valid,
+            m_vertex,
+            m_viewport,
+            m_provoking,
+            m_raw_lo,
+            m_raw_hi,
+            p_same,
+            p_result_lo,
+            p_result_hi,
+            p_alloc_lo,
+            p_alloc_hi,
             b_valid,
             b_vertex,
             b_viewport,
             b_provoking,
             b_match_lo,
             b_match_hi,
+            b_found,
             r_valid,
             r_hit,
             r_slot,
@@ -199,25 +304,35 @@ impl Logic for ProvokingVertexCache {
             r_vertex,
             r_viewport,
             r_provoking,
+            s_valid,
+            s_hit,
+            s_slot,
+            s_invalidated,
+            s_vertex,
+            s_viewport,
+            s_provoking,
             alloc_ptr,
-            alloc_next
+            alloc_next,
+            alloc_onehot_lo,
+            alloc_onehot_hi
         );
         self.bank_lo.clock.next = self.clock.val();
         self.bank_hi.clock.next = self.clock.val();
         self.bank_lo.reset.next = self.reset.val();
         self.bank_hi.reset.next = self.reset.val();
-        self.capacity_ok.next = (self.capacity.val() != bits::<7>(0))
-            & (self.capacity.val() <= self.max_capacity.val());
-        self.violation.next = !self.capacity_ok.val();
+        self.capacity_bad.d.next =
+            (self.capacity.val() == bits::<7>(0)) | (self.capacity.val() > self.max_capacity.val());
+        self.violation.next = self.capacity_bad.q.val();
         // Handshakes: each stage moves when the one after it is free or moving.
-        self.r_advance.next = !self.r_valid.q.val() | self.result_ready.val();
+        self.r_advance.next = !self.s_valid.q.val();
+        self.result_taken.next = self.r_valid.q.val() & self.result_ready.val();
         self.b_commit.next = self.b_valid.q.val() & self.r_advance.val();
         self.b_free.next = !self.b_valid.q.val() | self.r_advance.val();
-        self.a_free.next = !self.a_valid.q.val() | self.b_free.val();
+        self.m_free.next = !self.m_valid.q.val() | self.b_free.val();
+        self.a_free.next = !self.a_valid.q.val() | self.m_free.val();
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
-        self.b_found.next = self.b_match_lo.q.val().any() | self.b_match_hi.q.val().any();
-        self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
+        self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.q.val();
         // One-hot match: each slot bit is an OR of the entries with that bit.
         self.slot_bit[0].next = bits::<SLOT_BITS>(0);
         if (self.b_match_lo.q.val() & self.odd_entries.val()).any()
@@ -260,16 +375,13 @@ impl Logic for ProvokingVertexCache {
             | self.slot_bit[4].val()
             | self.slot_bit[5].val();
         // Stage B's updates: allocate at the pointer, invalidate a shared provoking vertex.
+        self.alloc_now.next =
+            self.b_commit.val() & self.b_allocates.val() & !self.capacity_bad.q.val();
         self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
-        if self.b_commit.val() & self.b_allocates.val() & self.capacity_ok.val() {
-            if self.alloc_ptr.q.val().get_bit(5) {
-                self.alloc_mask_hi.next =
-                    bits::<BANK_ENTRIES>(1) << self.alloc_ptr.q.val().get_bits::<5>(0);
-            } else {
-                self.alloc_mask_lo.next =
-                    bits::<BANK_ENTRIES>(1) << self.alloc_ptr.q.val().get_bits::<5>(0);
-            }
+        if self.alloc_now.val() {
+            self.alloc_mask_lo.next = self.alloc_onehot_lo.q.val();
+            self.alloc_mask_hi.next = self.alloc_onehot_hi.q.val();
         }
         self.invalid_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.invalid_mask_hi.next = bits::<BANK_ENTRIES>(0);
@@ -277,10 +389,8 @@ impl Logic for ProvokingVertexCache {
             self.invalid_mask_lo.next = self.b_match_lo.q.val();
             self.invalid_mask_hi.next = self.b_match_hi.q.val();
         }
-        self.bank_lo.write_enable.next = self.alloc_mask_lo.val().any();
-        self.bank_hi.write_enable.next = self.alloc_mask_hi.val().any();
-        self.bank_lo.write_entry.next = self.alloc_ptr.q.val().get_bits::<5>(0);
-        self.bank_hi.write_entry.next = self.alloc_ptr.q.val().get_bits::<5>(0);
+        self.bank_lo.write_mask.next = self.alloc_mask_lo.val();
+        self.bank_hi.write_mask.next = self.alloc_mask_hi.val();
         self.bank_lo.write_vertex.next = self.b_vertex.q.val();
         self.bank_hi.write_vertex.next = self.b_vertex.q.val();
         self.bank_lo.write_viewport.next = self.b_viewport.q.val();
@@ -292,49 +402,120 @@ impl Logic for ProvokingVertexCache {
         if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) + bits::<7>(1) >= self.capacity.val() {
             self.alloc_after_next.next = bits::<SLOT_BITS>(0);
         }
-        if self.b_commit.val() & self.b_allocates.val() & self.capacity_ok.val() {
+        if self.alloc_now.val() {
             self.alloc_ptr.d.next = self.alloc_next.q.val();
             self.alloc_next.d.next = self.alloc_after_next.val();
+            self.alloc_onehot_lo.d.next = bits::<BANK_ENTRIES>(0);
+            self.alloc_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
+            if self.alloc_next.q.val().get_bit(5) {
+                self.alloc_onehot_hi.d.next =
+                    bits::<BANK_ENTRIES>(1) << self.alloc_next.q.val().get_bits::<5>(0);
+            } else {
+                self.alloc_onehot_lo.d.next =
+                    bits::<BANK_ENTRIES>(1) << self.alloc_next.q.val().get_bits::<5>(0);
+            }
         }
         // The result.
-        if self.r_advance.val() {
-            self.r_valid.d.next = self.b_valid.q.val();
-            self.r_hit.d.next = self.b_found.val() & !self.b_provoking.q.val();
-            self.r_slot.d.next = self.b_hit_slot.val();
-            if self.b_allocates.val() {
-                self.r_slot.d.next = self.alloc_ptr.q.val();
+        self.b_res_hit.next = self.b_found.q.val() & !self.b_provoking.q.val();
+        self.b_res_slot.next = self.b_hit_slot.val();
+        if self.b_allocates.val() {
+            self.b_res_slot.next = self.alloc_ptr.q.val();
+        }
+        self.b_res_invalidated.next = self.b_found.q.val() & self.b_provoking.q.val();
+        if self.result_taken.val() {
+            // The second slot moves up (or the offer ends).
+            self.r_valid.d.next = self.s_valid.q.val();
+            self.r_hit.d.next = self.s_hit.q.val();
+            self.r_slot.d.next = self.s_slot.q.val();
+            self.r_invalidated.d.next = self.s_invalidated.q.val();
+            self.r_vertex.d.next = self.s_vertex.q.val();
+            self.r_viewport.d.next = self.s_viewport.q.val();
+            self.r_provoking.d.next = self.s_provoking.q.val();
+            self.s_valid.d.next = false;
+        }
+        if self.b_commit.val() {
+            if self.r_valid.q.val() & !self.result_ready.val() {
+                self.s_valid.d.next = true;
+                self.s_hit.d.next = self.b_res_hit.val();
+                self.s_slot.d.next = self.b_res_slot.val();
+                self.s_invalidated.d.next = self.b_res_invalidated.val();
+                self.s_vertex.d.next = self.b_vertex.q.val();
+                self.s_viewport.d.next = self.b_viewport.q.val();
+                self.s_provoking.d.next = self.b_provoking.q.val();
+            } else {
+                // (B commits only when the second slot is empty.)
+                self.r_valid.d.next = true;
+                self.r_hit.d.next = self.b_res_hit.val();
+                self.r_slot.d.next = self.b_res_slot.val();
+                self.r_invalidated.d.next = self.b_res_invalidated.val();
+                self.r_vertex.d.next = self.b_vertex.q.val();
+                self.r_viewport.d.next = self.b_viewport.q.val();
+                self.r_provoking.d.next = self.b_provoking.q.val();
             }
-            self.r_invalidated.d.next = self.b_found.val() & self.b_provoking.q.val();
-            self.r_vertex.d.next = self.b_vertex.q.val();
-            self.r_viewport.d.next = self.b_viewport.q.val();
-            self.r_provoking.d.next = self.b_provoking.q.val();
         }
         // Stage A: compare with every entry, corrected for stage B's updates of this cycle.
         self.bank_lo.probe_vertex.next = self.a_vertex.q.val();
         self.bank_hi.probe_vertex.next = self.a_vertex.q.val();
         self.bank_lo.probe_viewport.next = self.a_viewport.q.val();
         self.bank_hi.probe_viewport.next = self.a_viewport.q.val();
-        self.same_tag.next = (self.a_vertex.q.val() == self.b_vertex.q.val())
-            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        // What B's commit leaves for its own tag (used by a later lookup with that tag).
+        self.b_result_lo.next = self.alloc_mask_lo.val();
+        self.b_result_hi.next = self.alloc_mask_hi.val();
+        if !self.b_provoking.q.val() {
+            self.b_result_lo.next = self.b_match_lo.q.val() | self.alloc_mask_lo.val();
+            self.b_result_hi.next = self.b_match_hi.q.val() | self.alloc_mask_hi.val();
+        }
+        self.b_result_found.next =
+            (self.b_found.q.val() & !self.b_provoking.q.val()) | self.alloc_now.val();
+        // Stage M -> B: M's matches after the commit of its compare cycle (`m_cur`), corrected
+        // for B's commit of this cycle (another tag: B's allocation may overwrite the entry
+        // that holds it; B's invalidation concerns B's tag only).
+        self.same_mb.next = self.b_valid.q.val()
+            & (self.m_vertex.q.val() == self.b_vertex.q.val())
+            & (self.m_viewport.q.val() == self.b_viewport.q.val());
+        self.m_cur_lo.next = self.m_raw_lo.q.val() & !self.p_alloc_lo.q.val();
+        self.m_cur_hi.next = self.m_raw_hi.q.val() & !self.p_alloc_hi.q.val();
+        if self.p_same.q.val() {
+            self.m_cur_lo.next = self.p_result_lo.q.val();
+            self.m_cur_hi.next = self.p_result_hi.q.val();
+        }
+        self.m_excl_any.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any()
+            | (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
+        self.m_at_ptr.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any()
+            | (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val()).any();
         if self.b_free.val() {
-            self.b_valid.d.next = self.a_valid.q.val();
-            self.b_vertex.d.next = self.a_vertex.q.val();
-            self.b_viewport.d.next = self.a_viewport.q.val();
-            self.b_provoking.d.next = self.a_provoking.q.val();
-            self.b_match_lo.d.next = self.bank_lo.probe_match.val()
-                & !self.invalid_mask_lo.val()
-                & !self.alloc_mask_lo.val();
-            self.b_match_hi.d.next = self.bank_hi.probe_match.val()
-                & !self.invalid_mask_hi.val()
-                & !self.alloc_mask_hi.val();
-            if self.same_tag.val() {
-                self.b_match_lo.d.next = (self.bank_lo.probe_match.val()
-                    & !self.invalid_mask_lo.val())
-                    | self.alloc_mask_lo.val();
-                self.b_match_hi.d.next = (self.bank_hi.probe_match.val()
-                    & !self.invalid_mask_hi.val())
-                    | self.alloc_mask_hi.val();
+            self.b_valid.d.next = self.m_valid.q.val();
+            self.b_vertex.d.next = self.m_vertex.q.val();
+            self.b_viewport.d.next = self.m_viewport.q.val();
+            self.b_provoking.d.next = self.m_provoking.q.val();
+            self.b_match_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
+            self.b_match_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
+            self.b_found.d.next =
+                self.m_excl_any.val() | (self.m_at_ptr.val() & !self.alloc_now.val());
+            // B's tag (B is valid, so it commits now).
+            if self.same_mb.val() {
+                self.b_match_lo.d.next = self.b_result_lo.val();
+                self.b_match_hi.d.next = self.b_result_hi.val();
+                self.b_found.d.next = self.b_result_found.val();
             }
+        }
+        // Stage A -> M: compare with every entry, and keep B's commit of this cycle beside the
+        // matches (`p_*`: zero masks when B does not commit); stage M applies it (`m_cur`).
+        self.same_tag.next = self.b_valid.q.val()
+            & (self.a_vertex.q.val() == self.b_vertex.q.val())
+            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        if self.m_free.val() {
+            self.m_valid.d.next = self.a_valid.q.val();
+            self.m_vertex.d.next = self.a_vertex.q.val();
+            self.m_viewport.d.next = self.a_viewport.q.val();
+            self.m_provoking.d.next = self.a_provoking.q.val();
+            self.m_raw_lo.d.next = self.bank_lo.probe_match.val();
+            self.m_raw_hi.d.next = self.bank_hi.probe_match.val();
+            self.p_same.d.next = self.same_tag.val() & self.b_commit.val();
+            self.p_result_lo.d.next = self.b_result_lo.val();
+            self.p_result_hi.d.next = self.b_result_hi.val();
+            self.p_alloc_lo.d.next = self.alloc_mask_lo.val();
+            self.p_alloc_hi.d.next = self.alloc_mask_hi.val();
         }
         if self.a_free.val() {
             self.a_valid.d.next = self.lookup_valid.val();
@@ -351,13 +532,17 @@ impl Logic for ProvokingVertexCache {
         self.result_provoking.next = self.r_provoking.q.val();
         if self.reset.val() {
             self.a_valid.d.next = false;
+            self.m_valid.d.next = false;
             self.b_valid.d.next = false;
             self.r_valid.d.next = false;
+            self.s_valid.d.next = false;
             self.alloc_ptr.d.next = bits::<SLOT_BITS>(0);
             self.alloc_next.d.next = bits::<SLOT_BITS>(1);
             if self.capacity.val() == bits::<7>(1) {
                 self.alloc_next.d.next = bits::<SLOT_BITS>(0);
             }
+            self.alloc_onehot_lo.d.next = bits::<BANK_ENTRIES>(1);
+            self.alloc_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
         }
     }
 }

@@ -10,11 +10,14 @@
 //! `in_layer`), `out_prim`, `out_instance`, `out_viewport`, `out_layer`, `out_first`,
 //! `out_last` (first / last beat of its primitive; a kill beat has both).
 //!
-//! Timing: the current primitive is held in registers (its remaining mask, the viewport of
-//! the beat on offer); a primitive is taken in the cycle its predecessor's last beat is
-//! taken, so a primitive with k set bits leaves in k consecutive cycles and the next follows
-//! with no bubble: one beat per cycle at full rate. Latency: the first beat is offered the
-//! cycle after the primitive is taken.
+//! Timing: an arriving primitive is taken into a pending register with its first beat already
+//! encoded (lowest viewport, the mask after it, whether that is empty), so no encoder sits
+//! between the handshake and the registers it loads; the current primitive is held in
+//! registers (its remaining mask, the viewport of the beat on offer). The pending primitive
+//! becomes current in the cycle its predecessor's last beat is taken, and the pending register
+//! refills in that cycle, so a primitive with k set bits leaves in k consecutive cycles and the
+//! next follows with no bubble: one beat per cycle at full rate. Latency: the first beat is
+//! offered two cycles after the primitive is taken.
 use super::item::*;
 use super::lowest_viewport::LowestViewport;
 use rust_hdl::prelude::*;
@@ -43,12 +46,23 @@ pub struct ViewportMulticast {
     /// encoders, so no input of a sub-block depends on its own outputs).
     lowest_in: LowestViewport,
     lowest_rest: LowestViewport,
+    /// The pending primitive, with its first beat encoded.
+    pend_valid: DFF<Bit>,
+    pend_kill: DFF<Bit>,
+    pend_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    pend_rest: DFF<Bits<VIEWPORTS>>,
+    pend_rest_empty: DFF<Bit>,
+    pend_layer: DFF<Bits<LAYER_BITS>>,
+    pend_prim: DFF<Bits<PRIM_BITS>>,
+    pend_instance: DFF<Bits<INSTANCE_BITS>>,
     /// The beat on offer.
     cur_valid: DFF<Bit>,
     cur_kill: DFF<Bit>,
     cur_viewport: DFF<Bits<VIEWPORT_BITS>>,
     /// The mask bits after this beat's.
     cur_rest: DFF<Bits<VIEWPORTS>>,
+    /// `cur_rest` is 0 (registered with it, so that `in_ready` is two LUTs from registers).
+    cur_rest_empty: DFF<Bit>,
     cur_first: DFF<Bit>,
     cur_layer: DFF<Bits<LAYER_BITS>>,
     cur_prim: DFF<Bits<PRIM_BITS>>,
@@ -64,10 +78,19 @@ impl Logic for ViewportMulticast {
         dff_setup!(
             self,
             clock,
+            pend_valid,
+            pend_kill,
+            pend_viewport,
+            pend_rest,
+            pend_rest_empty,
+            pend_layer,
+            pend_prim,
+            pend_instance,
             cur_valid,
             cur_kill,
             cur_viewport,
             cur_rest,
+            cur_rest_empty,
             cur_first,
             cur_layer,
             cur_prim,
@@ -76,22 +99,36 @@ impl Logic for ViewportMulticast {
         self.lowest_in.mask.next = self.in_mask.val();
         self.lowest_rest.mask.next = self.cur_rest.q.val();
         // The beat on offer is its primitive's last when no mask bit is left after it.
-        self.cur_last.next = self.cur_kill.q.val() | self.lowest_rest.empty.val();
-        self.in_ready.next = !self.cur_valid.q.val() | (self.out_ready.val() & self.cur_last.val());
-        self.take.next = self.in_valid.val() & self.in_ready.val();
+        self.cur_last.next = self.cur_kill.q.val() | self.cur_rest_empty.q.val();
+        // The pending primitive becomes current when the current one's last beat is taken.
+        self.take.next = self.pend_valid.q.val()
+            & (!self.cur_valid.q.val() | (self.out_ready.val() & self.cur_last.val()));
+        self.in_ready.next = !self.pend_valid.q.val() | self.take.val();
         self.advance.next = self.cur_valid.q.val() & self.out_ready.val() & !self.cur_last.val();
+        if self.in_ready.val() {
+            self.pend_valid.d.next = self.in_valid.val();
+            self.pend_kill.d.next = self.lowest_in.empty.val();
+            self.pend_viewport.d.next = self.lowest_in.viewport.val();
+            self.pend_rest.d.next = self.lowest_in.rest.val();
+            self.pend_rest_empty.d.next = !self.lowest_in.rest.val().any();
+            self.pend_layer.d.next = self.in_layer.val();
+            self.pend_prim.d.next = self.in_prim.val();
+            self.pend_instance.d.next = self.in_instance.val();
+        }
         if self.take.val() {
             self.cur_valid.d.next = true;
-            self.cur_kill.d.next = self.lowest_in.empty.val();
-            self.cur_viewport.d.next = self.lowest_in.viewport.val();
-            self.cur_rest.d.next = self.lowest_in.rest.val();
+            self.cur_kill.d.next = self.pend_kill.q.val();
+            self.cur_viewport.d.next = self.pend_viewport.q.val();
+            self.cur_rest.d.next = self.pend_rest.q.val();
+            self.cur_rest_empty.d.next = self.pend_rest_empty.q.val();
             self.cur_first.d.next = true;
-            self.cur_layer.d.next = self.in_layer.val();
-            self.cur_prim.d.next = self.in_prim.val();
-            self.cur_instance.d.next = self.in_instance.val();
+            self.cur_layer.d.next = self.pend_layer.q.val();
+            self.cur_prim.d.next = self.pend_prim.q.val();
+            self.cur_instance.d.next = self.pend_instance.q.val();
         } else if self.advance.val() {
             self.cur_viewport.d.next = self.lowest_rest.viewport.val();
             self.cur_rest.d.next = self.lowest_rest.rest.val();
+            self.cur_rest_empty.d.next = !self.lowest_rest.rest.val().any();
             self.cur_first.d.next = false;
         } else if self.out_ready.val() {
             // The last beat was taken and nothing new arrived.
@@ -110,6 +147,7 @@ impl Logic for ViewportMulticast {
         self.out_first.next = self.cur_first.q.val();
         self.out_last.next = self.cur_last.val();
         if self.reset.val() {
+            self.pend_valid.d.next = false;
             self.cur_valid.d.next = false;
         }
     }

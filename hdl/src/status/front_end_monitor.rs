@@ -85,8 +85,12 @@ pub struct FrontEndMonitor<const N: usize, const G: usize, const TREE_STAGES: us
     /// Cycles since the current timed phase (WAIT, RESET_WAIT, RELEASE) began, saturating at
     /// `phase_cycles_max`.
     phase_cycles: DFF<Bits<8>>,
-    /// Per connection, the cycles its watchdog condition has held.
+    /// Per connection, the cycles its watchdog condition has held, and whether that count
+    /// has reached `deadlock_threshold` (registered beside it: compared one count early
+    /// against `threshold_minus_one`, so the firing decision is no compare).
     watchdog_cycles: [DFF<Bits<16>>; G],
+    watchdog_reached: [DFF<Bit>; G],
+    threshold_minus_one: DFF<Bits<16>>,
     /// Last cycle's roll-up flags, to see status changes.
     previous_conn_halted: [DFF<Bit>; G],
     previous_conn_empty: [DFF<Bit>; G],
@@ -153,6 +157,8 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> FrontEndMonitor<N
             phase_reg: Default::default(),
             phase_cycles: Default::default(),
             watchdog_cycles: std::array::from_fn(|_| Default::default()),
+            watchdog_reached: std::array::from_fn(|_| Default::default()),
+            threshold_minus_one: Default::default(),
             previous_conn_halted: std::array::from_fn(|_| Default::default()),
             previous_conn_empty: std::array::from_fn(|_| Default::default()),
             previous_conn_not_stalled: std::array::from_fn(|_| Default::default()),
@@ -201,7 +207,8 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase_reg, phase_cycles);
+        dff_setup!(self, clock, phase_reg, phase_cycles, threshold_minus_one);
+        self.threshold_minus_one.d.next = self.deadlock_threshold.val() - bits::<16>(1);
         // Front-end AND of the roll-up connections.
         self.all_halted_now.next = true;
         self.all_empty_now.next = true;
@@ -290,6 +297,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
             self.previous_conn_not_stalled[g].clock.next = self.clock.val();
             self.previous_conn_not_quiescent[g].clock.next = self.clock.val();
             self.watchdog_cycles[g].clock.next = self.clock.val();
+            self.watchdog_reached[g].clock.next = self.clock.val();
             self.previous_conn_halted[g].d.next = self.conn_halted[g].val();
             self.previous_conn_empty[g].d.next = self.conn_empty[g].val();
             self.previous_conn_not_stalled[g].d.next = self.conn_not_stalled[g].val();
@@ -300,12 +308,13 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
                 | (self.previous_conn_not_stalled[g].q.val() != self.conn_not_stalled[g].val())
                 | (self.previous_conn_not_quiescent[g].q.val() != self.conn_not_quiescent[g].val());
             self.watchdog_cycles[g].d.next = bits::<16>(0);
+            self.watchdog_reached[g].d.next = false;
             if self.watchdog_enable.val()
                 & !self.conn_moving.val()
                 & (self.deadlock_threshold.val() != bits::<16>(0))
                 & (!self.conn_not_quiescent[g].val() | !self.conn_not_stalled[g].val())
             {
-                if self.watchdog_cycles[g].q.val() >= self.deadlock_threshold.val() {
+                if self.watchdog_reached[g].q.val() {
                     self.watchdog_fired.next = true;
                     if !self.conn_not_quiescent[g].val() {
                         self.line_resume_acc.next =
@@ -317,6 +326,9 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
                 } else {
                     self.watchdog_cycles[g].d.next =
                         self.watchdog_cycles[g].q.val() + bits::<16>(1);
+                    // count + 1 >= threshold (threshold >= 1 while the watchdog runs).
+                    self.watchdog_reached[g].d.next =
+                        self.watchdog_cycles[g].q.val() >= self.threshold_minus_one.q.val();
                 }
             }
             if self.reset.val() {
@@ -325,6 +337,7 @@ impl<const N: usize, const G: usize, const TREE_STAGES: usize> Logic
                 self.previous_conn_not_stalled[g].d.next = false;
                 self.previous_conn_not_quiescent[g].d.next = false;
                 self.watchdog_cycles[g].d.next = bits::<16>(0);
+                self.watchdog_reached[g].d.next = false;
             }
         }
         self.line_resume.next = self.line_resume_acc.val();
