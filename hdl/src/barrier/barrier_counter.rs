@@ -16,8 +16,10 @@
 //!
 //! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
 //! wait). Then one token per cycle in three stages: stage 0 takes the token and addresses its
-//! tile's count, stage 1 registers the count read (or, for the same tile, the count the token
-//! ahead is writing now or wrote at the last edge), stage 2 adds one and writes back or
+//! tile's count, stage 1 registers the block RAM's word as it is (no logic after the RAM) and
+//! whether the token ahead (in stage 2 now) or the one before it (whose write is at this edge,
+//! so the word read is undefined) has the same tile; stage 2 takes its count from the newest of
+//! those (the two tokens' written counts are registers by then), adds one and writes back or
 //! releases. A token taken in cycle t shows its release in cycle t+3.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
@@ -48,17 +50,22 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     read_valid: DFF<Bit>,
     read_tiled: DFF<Bit>,
     read_tile: DFF<Bits<TILE_BITS>>,
-    /// Stage 2: the token being counted, with its tile's count before it.
+    /// Stage 2: the token being counted, with the word read for its tile and whether the
+    /// token ahead of it (`bypass_last`) or the one before that (`bypass_older`) counted the
+    /// same tile: their written counts, not the word, are its count before it.
     count_valid: DFF<Bit>,
     count_tiled: DFF<Bit>,
     count_tile: DFF<Bits<TILE_BITS>>,
-    count_before: DFF<Bits<4>>,
+    count_raw: DFF<Bits<4>>,
+    bypass_last: DFF<Bit>,
+    bypass_older: DFF<Bit>,
+    /// `written_count` one cycle later (the count of the token two ahead).
+    written_older_count: DFF<Bits<4>>,
     /// The count written at the last clock edge (its tile and value): a read of that tile in
-    /// the same edge returns an undefined word, so stage 1 takes this value instead.
+    /// the same edge returns an undefined word, so the token that read it takes this value.
     written_valid: DFF<Bit>,
     written_tile: DFF<Bits<TILE_BITS>>,
     written_count: DFF<Bits<4>>,
-    read_count: Signal<Local, Bits<4>>,
     nontiled_count: DFF<Bits<4>>,
     release_valid_reg: DFF<Bit>,
     release_tiled_reg: DFF<Bit>,
@@ -111,11 +118,13 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             count_valid: Default::default(),
             count_tiled: Default::default(),
             count_tile: Default::default(),
-            count_before: Default::default(),
+            count_raw: Default::default(),
+            bypass_last: Default::default(),
+            bypass_older: Default::default(),
+            written_older_count: Default::default(),
             written_valid: Default::default(),
             written_tile: Default::default(),
             written_count: Default::default(),
-            read_count: Default::default(),
             nontiled_count: Default::default(),
             release_valid_reg: Default::default(),
             release_tiled_reg: Default::default(),
@@ -147,7 +156,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             count_valid,
             count_tiled,
             count_tile,
-            count_before,
+            count_raw,
+            bypass_last,
+            bypass_older,
+            written_older_count,
             written_valid,
             written_tile,
             written_count,
@@ -167,7 +179,13 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.grant_tile.next = self.arbiter.grant_data.val().tile;
         self.token_source.next = self.arbiter.grant_source.val();
         // Stage 2: count the token; write its tile's count back, or release.
-        self.count_old.next = self.count_before.q.val();
+        self.count_old.next = self.count_raw.q.val();
+        if self.bypass_older.q.val() {
+            self.count_old.next = self.written_older_count.q.val();
+        }
+        if self.bypass_last.q.val() {
+            self.count_old.next = self.written_count.q.val();
+        }
         if !self.count_tiled.q.val() {
             self.count_old.next = self.nontiled_count.q.val();
         }
@@ -189,21 +207,17 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.written_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
         self.written_tile.d.next = self.count_tile.q.val();
         self.written_count.d.next = self.count_written.val();
-        // Stage 1: the count read for the next token, or the newer one still being written.
-        self.read_count.next = self.tile_counts.read_data.val();
-        if self.written_valid.q.val() & (self.written_tile.q.val() == self.read_tile.q.val()) {
-            self.read_count.next = self.written_count.q.val();
-        }
-        if self.count_valid.q.val()
+        // Stage 1: the word read for the next token, and which token ahead counted its tile.
+        self.count_raw.d.next = self.tile_counts.read_data.val();
+        self.bypass_last.d.next = self.count_valid.q.val()
             & self.count_tiled.q.val()
-            & (self.count_tile.q.val() == self.read_tile.q.val())
-        {
-            self.read_count.next = self.count_written.val();
-        }
+            & (self.count_tile.q.val() == self.read_tile.q.val());
+        self.bypass_older.d.next =
+            self.written_valid.q.val() & (self.written_tile.q.val() == self.read_tile.q.val());
+        self.written_older_count.d.next = self.written_count.q.val();
         self.count_valid.d.next = self.read_valid.q.val();
         self.count_tiled.d.next = self.read_tiled.q.val();
         self.count_tile.d.next = self.read_tile.q.val();
-        self.count_before.d.next = self.read_count.val();
         // Stage 0: take the next token (none during the clear sweep) and read its count.
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();

@@ -11,7 +11,7 @@
 //!
 //! Retirement (SO-2): `retire_*` from SSYNC (streamed batches, in order) and `done_*` from the
 //! pipeline (batches outside stream output, any order) free the slot. A retire of an ID that is
-//! not in flight raises `violation` (combinational, in the cycle of the message) and changes
+//! not in flight raises `violation` (registered: in the cycle after the message) and changes
 //! nothing.
 //!
 //! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
@@ -37,14 +37,19 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     pub stall: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     id_batch_id_reg: DFF<Bits<14>>,
+    /// The slot of the next ID (`id_batch_id_reg` mod `WINDOW`), one-hot: whether it is busy
+    /// is an AND-OR, not a `WINDOW`-way multiplexer, and its busy bit is set by one AND.
+    next_slot_onehot: DFF<Bits<WINDOW>>,
+    /// `violation`, registered.
+    violation_q: DFF<Bit>,
+    slot_bit: [Constant<Bits<WINDOW>>; WINDOW],
+    onehot_wrap: Constant<Bits<WINDOW>>,
     slot_busy: [DFF<Bit>; WINDOW],
     slot_batch_id: [DFF<Bits<14>>; WINDOW],
     next_slot_busy: Signal<Local, Bit>,
     allocate: Signal<Local, Bit>,
     retire_found: Signal<Local, Bit>,
     done_found: Signal<Local, Bit>,
-    slot_index: [Constant<Bits<14>>; WINDOW],
-    slot_mask: Constant<Bits<14>>,
 }
 
 impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBITS> {
@@ -69,14 +74,18 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             stall: Default::default(),
             violation: Default::default(),
             id_batch_id_reg: Default::default(),
+            next_slot_onehot: Default::default(),
+            violation_q: Default::default(),
+            slot_bit: std::array::from_fn(|i| {
+                Constant::new(bits::<WINDOW>(1) << bits::<WINDOW>(i as u64))
+            }),
+            onehot_wrap: Constant::new(bits::<WINDOW>((WINDOW - 1) as u64)),
             slot_busy: std::array::from_fn(|_| Default::default()),
             slot_batch_id: std::array::from_fn(|_| Default::default()),
             next_slot_busy: Default::default(),
             allocate: Default::default(),
             retire_found: Default::default(),
             done_found: Default::default(),
-            slot_index: std::array::from_fn(|i| Constant::new(bits::<14>(i as u64))),
-            slot_mask: Constant::new(bits::<14>((WINDOW - 1) as u64)),
         }
     }
 }
@@ -84,7 +93,7 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
 impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, id_batch_id_reg);
+        dff_setup!(self, clock, id_batch_id_reg, next_slot_onehot, violation_q);
         for i in 0..WINDOW {
             self.slot_busy[i].clock.next = self.clock.val();
             self.slot_batch_id[i].clock.next = self.clock.val();
@@ -93,7 +102,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         }
         self.next_slot_busy.next = false;
         for i in 0..WINDOW {
-            if ((self.id_batch_id_reg.q.val() & self.slot_mask.val()) == self.slot_index[i].val())
+            if (self.next_slot_onehot.q.val() & self.slot_bit[i].val()).any()
                 & self.slot_busy[i].q.val()
             {
                 self.next_slot_busy.next = true;
@@ -108,9 +117,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.retire_found.next = false;
         self.done_found.next = false;
         for i in 0..WINDOW {
-            if self.allocate.val()
-                & ((self.id_batch_id_reg.q.val() & self.slot_mask.val())
-                    == self.slot_index[i].val())
+            if self.allocate.val() & (self.next_slot_onehot.q.val() & self.slot_bit[i].val()).any()
             {
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
@@ -130,16 +137,21 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
                 self.slot_busy[i].d.next = false;
             }
         }
-        self.violation.next = (self.retire_valid.val() & !self.retire_found.val())
+        self.violation.next = self.violation_q.q.val();
+        self.violation_q.d.next = (self.retire_valid.val() & !self.retire_found.val())
             | (self.done_valid.val() & !self.done_found.val())
             | (self.retire_valid.val()
                 & self.done_valid.val()
                 & (self.retire_batch_id.val() == self.done_batch_id.val()));
         if self.allocate.val() {
             self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
+            self.next_slot_onehot.d.next = (self.next_slot_onehot.q.val() << bits::<WINDOW>(1))
+                | (self.next_slot_onehot.q.val() >> self.onehot_wrap.val());
         }
         if self.reset.val() {
             self.id_batch_id_reg.d.next = bits::<14>(0);
+            self.next_slot_onehot.d.next = bits::<WINDOW>(1);
+            self.violation_q.d.next = false;
             for i in 0..WINDOW {
                 self.slot_busy[i].d.next = false;
                 self.slot_batch_id[i].d.next = bits::<14>(0);
