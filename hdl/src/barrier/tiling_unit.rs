@@ -36,7 +36,8 @@
 //! then binning takes one entry per cycle. A flush starts the cycle after the entry or
 //! command that causes it; it then sends one entry per two cycles (the block RAMs' words are
 //! registered before the decision that follows the list) and one barrier per cycle, plus two
-//! cycles per cache tile visited; the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
+//! cycles per cache tile visited and one more per non-empty tile (its list's head and tail
+//! words are registered before they are compared); the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
 //! no input while it flushes.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
@@ -58,6 +59,7 @@ const ST_BARRIER: u64 = 5;
 const ST_NEXT_TILE: u64 = 6;
 const ST_FLUSH_TAIL: u64 = 7;
 const ST_WALK_FETCH: u64 = 8;
+const ST_TILE_LOAD: u64 = 9;
 
 #[derive(LogicBlock)]
 pub struct TilingUnit {
@@ -158,6 +160,7 @@ pub struct TilingUnit {
     st_flush_start: Constant<Bits<4>>,
     st_tile_start: Constant<Bits<4>>,
     st_tile_read: Constant<Bits<4>>,
+    st_tile_load: Constant<Bits<4>>,
     st_walk: Constant<Bits<4>>,
     st_barrier: Constant<Bits<4>>,
     st_next_tile: Constant<Bits<4>>,
@@ -260,6 +263,7 @@ impl Default for TilingUnit {
             st_flush_start: st(ST_FLUSH_START),
             st_tile_start: st(ST_TILE_START),
             st_tile_read: st(ST_TILE_READ),
+            st_tile_load: st(ST_TILE_LOAD),
             st_walk: st(ST_WALK),
             st_barrier: st(ST_BARRIER),
             st_next_tile: st(ST_NEXT_TILE),
@@ -486,11 +490,15 @@ impl Logic for TilingUnit {
             }
         }
         if self.state.q.val() == self.st_tile_read.val() {
+            // The list's head and tail words go straight into registers (no logic after the
+            // block RAMs); the next state compares them and addresses the first entry.
             self.cursor.d.next = self.tile_head.read_data.val();
             self.walk_tail.d.next = self.tile_tail.read_data.val();
-            self.at_walk_tail.d.next =
-                self.tile_head.read_data.val() == self.tile_tail.read_data.val();
-            self.entry_read_address.next = self.tile_head.read_data.val();
+            self.state.d.next = self.st_tile_load.val();
+        }
+        if self.state.q.val() == self.st_tile_load.val() {
+            self.at_walk_tail.d.next = self.cursor.q.val() == self.walk_tail.q.val();
+            self.entry_read_address.next = self.cursor.q.val();
             self.state.d.next = self.st_walk_fetch.val();
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
