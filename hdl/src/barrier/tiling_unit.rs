@@ -93,7 +93,6 @@ pub struct TilingUnit {
     /// Tiled barriers waiting for the next flush.
     epochs: DFF<Bits<8>>,
     flush_reason_reg: DFF<Bits<2>>,
-    flush_valid_reg: DFF<Bit>,
     /// Insert, second cycle: link the entry behind its tile's old tail.
     link_valid: DFF<Bit>,
     link_tile: DFF<Bits<TILE_BITS>>,
@@ -208,7 +207,6 @@ impl Default for TilingUnit {
             bin_count: Default::default(),
             epochs: Default::default(),
             flush_reason_reg: Default::default(),
-            flush_valid_reg: Default::default(),
             link_valid: Default::default(),
             link_tile: Default::default(),
             link_entry: Default::default(),
@@ -293,7 +291,6 @@ impl Logic for TilingUnit {
             bin_count,
             epochs,
             flush_reason_reg,
-            flush_valid_reg,
             link_valid,
             link_tile,
             link_entry,
@@ -354,7 +351,6 @@ impl Logic for TilingUnit {
         self.tile_tail.write_data.next = self.link_entry.q.val();
         self.entry_next.write_address.next = self.tile_tail.read_data.val();
         self.entry_next.write_data.next = self.link_entry.q.val();
-        self.flush_valid_reg.d.next = false;
         self.link_valid.d.next = false;
         self.emit_valid.next = false;
         self.emit_item.next = self.stage_item.q.val();
@@ -464,7 +460,6 @@ impl Logic for TilingUnit {
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
         if self.state.q.val() == self.st_flush_start.val() {
-            self.flush_valid_reg.d.next = false;
             self.round.d.next = bits::<8>(1);
             self.walk_tile.d.next = bits::<TILE_BITS>(0);
             self.walk_word.d.next = self.tile_nonempty[0].q.val();

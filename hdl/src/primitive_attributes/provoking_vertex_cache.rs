@@ -46,6 +46,17 @@ use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
 
+/// A lookup's result as it waits on the result channel (`result_*` but `result_valid`).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct CacheResult {
+    pub hit: Bit,
+    pub slot: Bits<SLOT_BITS>,
+    pub invalidated: Bit,
+    pub vertex: Bits<VERTEX_BITS>,
+    pub viewport: Bits<VIEWPORT_BITS>,
+    pub provoking: Bit,
+}
+
 /// Entries of the cache.
 pub const CACHE_ENTRIES: usize = 64;
 /// Width of a slot number.
@@ -118,25 +129,13 @@ pub struct ProvokingVertexCache {
     b_found: DFF<Bit>,
     /// The result on offer.
     r_valid: DFF<Bit>,
-    r_hit: DFF<Bit>,
-    r_slot: DFF<Bits<SLOT_BITS>>,
-    r_invalidated: DFF<Bit>,
-    r_vertex: DFF<Bits<VERTEX_BITS>>,
-    r_viewport: DFF<Bits<VIEWPORT_BITS>>,
-    r_provoking: DFF<Bit>,
+    r_result: DFF<CacheResult>,
     /// A second result slot, filled when B commits while the offered result is not taken,
     /// so that B commits whenever this slot is empty (a registered condition).
     s_valid: DFF<Bit>,
-    s_hit: DFF<Bit>,
-    s_slot: DFF<Bits<SLOT_BITS>>,
-    s_invalidated: DFF<Bit>,
-    s_vertex: DFF<Bits<VERTEX_BITS>>,
-    s_viewport: DFF<Bits<VIEWPORT_BITS>>,
-    s_provoking: DFF<Bit>,
+    s_result: DFF<CacheResult>,
     /// Stage B's result.
-    b_res_hit: Signal<Local, Bit>,
-    b_res_slot: Signal<Local, Bits<SLOT_BITS>>,
-    b_res_invalidated: Signal<Local, Bit>,
+    b_outcome: Signal<Local, CacheResult>,
     result_taken: Signal<Local, Bit>,
     /// The allocation pointer and the entry after it (precomputed).
     alloc_ptr: DFF<Bits<SLOT_BITS>>,
@@ -223,22 +222,10 @@ impl Default for ProvokingVertexCache {
             b_match_hi: Default::default(),
             b_found: Default::default(),
             r_valid: Default::default(),
-            r_hit: Default::default(),
-            r_slot: Default::default(),
-            r_invalidated: Default::default(),
-            r_vertex: Default::default(),
-            r_viewport: Default::default(),
-            r_provoking: Default::default(),
+            r_result: Default::default(),
             s_valid: Default::default(),
-            s_hit: Default::default(),
-            s_slot: Default::default(),
-            s_invalidated: Default::default(),
-            s_vertex: Default::default(),
-            s_viewport: Default::default(),
-            s_provoking: Default::default(),
-            b_res_hit: Default::default(),
-            b_res_slot: Default::default(),
-            b_res_invalidated: Default::default(),
+            s_result: Default::default(),
+            b_outcome: Default::default(),
             result_taken: Default::default(),
             alloc_ptr: Default::default(),
             alloc_next: Default::default(),
@@ -298,19 +285,9 @@ impl Logic for ProvokingVertexCache {
             b_match_hi,
             b_found,
             r_valid,
-            r_hit,
-            r_slot,
-            r_invalidated,
-            r_vertex,
-            r_viewport,
-            r_provoking,
+            r_result,
             s_valid,
-            s_hit,
-            s_slot,
-            s_invalidated,
-            s_vertex,
-            s_viewport,
-            s_provoking,
+            s_result,
             alloc_ptr,
             alloc_next,
             alloc_onehot_lo,
@@ -416,44 +393,32 @@ impl Logic for ProvokingVertexCache {
             }
         }
         // The result.
-        self.b_res_hit.next = self.b_found.q.val() & !self.b_provoking.q.val();
-        self.b_res_slot.next = self.b_hit_slot.val();
+        self.b_outcome.next.hit = self.b_found.q.val() & !self.b_provoking.q.val();
+        self.b_outcome.next.slot = self.b_hit_slot.val();
         if self.b_allocates.val() {
-            self.b_res_slot.next = self.alloc_ptr.q.val();
+            self.b_outcome.next.slot = self.alloc_ptr.q.val();
         }
-        self.b_res_invalidated.next = self.b_found.q.val() & self.b_provoking.q.val();
+        self.b_outcome.next.invalidated = self.b_found.q.val() & self.b_provoking.q.val();
+        self.b_outcome.next.vertex = self.b_vertex.q.val();
+        self.b_outcome.next.viewport = self.b_viewport.q.val();
+        self.b_outcome.next.provoking = self.b_provoking.q.val();
         if self.result_taken.val() {
             // The second slot moves up (or the offer ends).
             self.r_valid.d.next = self.s_valid.q.val();
-            self.r_hit.d.next = self.s_hit.q.val();
-            self.r_slot.d.next = self.s_slot.q.val();
-            self.r_invalidated.d.next = self.s_invalidated.q.val();
-            self.r_vertex.d.next = self.s_vertex.q.val();
-            self.r_viewport.d.next = self.s_viewport.q.val();
-            self.r_provoking.d.next = self.s_provoking.q.val();
+            self.r_result.d.next = self.s_result.q.val();
             self.s_valid.d.next = false;
         }
         if self.b_commit.val() {
             if self.r_valid.q.val() & !self.result_ready.val() {
                 self.s_valid.d.next = true;
-                self.s_hit.d.next = self.b_res_hit.val();
-                self.s_slot.d.next = self.b_res_slot.val();
-                self.s_invalidated.d.next = self.b_res_invalidated.val();
-                self.s_vertex.d.next = self.b_vertex.q.val();
-                self.s_viewport.d.next = self.b_viewport.q.val();
-                self.s_provoking.d.next = self.b_provoking.q.val();
+                self.s_result.d.next = self.b_outcome.val();
             } else {
                 // (B commits only when the second slot is empty.)
                 self.r_valid.d.next = true;
-                self.r_hit.d.next = self.b_res_hit.val();
-                self.r_slot.d.next = self.b_res_slot.val();
-                self.r_invalidated.d.next = self.b_res_invalidated.val();
-                self.r_vertex.d.next = self.b_vertex.q.val();
-                self.r_viewport.d.next = self.b_viewport.q.val();
-                self.r_provoking.d.next = self.b_provoking.q.val();
+                self.r_result.d.next = self.b_outcome.val();
             }
         }
-        // Stage A: compare with every entry, corrected for stage B's updates of this cycle.
+        // Stage A: compare with every entry (registered into M below).
         self.bank_lo.probe_vertex.next = self.a_vertex.q.val();
         self.bank_hi.probe_vertex.next = self.a_vertex.q.val();
         self.bank_lo.probe_viewport.next = self.a_viewport.q.val();
@@ -524,12 +489,12 @@ impl Logic for ProvokingVertexCache {
             self.a_provoking.d.next = self.lookup_provoking.val();
         }
         self.result_valid.next = self.r_valid.q.val();
-        self.result_hit.next = self.r_hit.q.val();
-        self.result_slot.next = self.r_slot.q.val();
-        self.result_invalidated.next = self.r_invalidated.q.val();
-        self.result_vertex.next = self.r_vertex.q.val();
-        self.result_viewport.next = self.r_viewport.q.val();
-        self.result_provoking.next = self.r_provoking.q.val();
+        self.result_hit.next = self.r_result.q.val().hit;
+        self.result_slot.next = self.r_result.q.val().slot;
+        self.result_invalidated.next = self.r_result.q.val().invalidated;
+        self.result_vertex.next = self.r_result.q.val().vertex;
+        self.result_viewport.next = self.r_result.q.val().viewport;
+        self.result_provoking.next = self.r_result.q.val().provoking;
         if self.reset.val() {
             self.a_valid.d.next = false;
             self.m_valid.d.next = false;
