@@ -11,14 +11,14 @@
 //!
 //! Retirement (SO-2): `retire_*` from SSYNC (streamed batches, in order) and `done_*` from the
 //! pipeline (batches outside stream output, any order) free the slot. A retire of an ID that is
-//! not in flight raises `violation` (registered: in the cycle after the message) and changes
-//! nothing.
+//! not in flight raises `violation` and changes nothing. Both retire channels are registered as
+//! they arrive, so the tag compares start from registers.
 //!
 //! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
 //! Ports: `clock`, `reset`; `id_valid/id_ready/id_batch_id`; `retire_valid/retire_ready/
 //! retire_batch_id`; `done_valid/done_ready/done_batch_id`; `stall`; `violation`.
-//! Timing: an ID retired in cycle t can be handed out again from cycle t+1; both retire
-//! channels are always ready.
+//! Timing: an ID retired in cycle t can be handed out again from cycle t+2; `violation` rises
+//! two cycles after the bad message; both retire channels are always ready.
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -42,6 +42,11 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     next_slot_onehot: DFF<Bits<WINDOW>>,
     /// `violation`, registered.
     violation_q: DFF<Bit>,
+    /// The retire messages of both channels, registered as they arrive (always taken).
+    retire_valid_q: DFF<Bit>,
+    retire_batch_id_q: DFF<Bits<14>>,
+    done_valid_q: DFF<Bit>,
+    done_batch_id_q: DFF<Bits<14>>,
     slot_bit: [Constant<Bits<WINDOW>>; WINDOW],
     onehot_wrap: Constant<Bits<WINDOW>>,
     slot_busy: [DFF<Bit>; WINDOW],
@@ -76,6 +81,10 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             id_batch_id_reg: Default::default(),
             next_slot_onehot: Default::default(),
             violation_q: Default::default(),
+            retire_valid_q: Default::default(),
+            retire_batch_id_q: Default::default(),
+            done_valid_q: Default::default(),
+            done_batch_id_q: Default::default(),
             slot_bit: std::array::from_fn(|i| {
                 Constant::new(bits::<WINDOW>(1) << bits::<WINDOW>(i as u64))
             }),
@@ -93,7 +102,21 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
 impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, id_batch_id_reg, next_slot_onehot, violation_q);
+        dff_setup!(
+            self,
+            clock,
+            id_batch_id_reg,
+            next_slot_onehot,
+            violation_q,
+            retire_valid_q,
+            retire_batch_id_q,
+            done_valid_q,
+            done_batch_id_q
+        );
+        self.retire_valid_q.d.next = self.retire_valid.val();
+        self.retire_batch_id_q.d.next = self.retire_batch_id.val();
+        self.done_valid_q.d.next = self.done_valid.val();
+        self.done_batch_id_q.d.next = self.done_batch_id.val();
         for i in 0..WINDOW {
             self.slot_busy[i].clock.next = self.clock.val();
             self.slot_batch_id[i].clock.next = self.clock.val();
@@ -122,27 +145,27 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
             }
-            if self.retire_valid.val()
+            if self.retire_valid_q.q.val()
                 & self.slot_busy[i].q.val()
-                & (self.slot_batch_id[i].q.val() == self.retire_batch_id.val())
+                & (self.slot_batch_id[i].q.val() == self.retire_batch_id_q.q.val())
             {
                 self.retire_found.next = true;
                 self.slot_busy[i].d.next = false;
             }
-            if self.done_valid.val()
+            if self.done_valid_q.q.val()
                 & self.slot_busy[i].q.val()
-                & (self.slot_batch_id[i].q.val() == self.done_batch_id.val())
+                & (self.slot_batch_id[i].q.val() == self.done_batch_id_q.q.val())
             {
                 self.done_found.next = true;
                 self.slot_busy[i].d.next = false;
             }
         }
         self.violation.next = self.violation_q.q.val();
-        self.violation_q.d.next = (self.retire_valid.val() & !self.retire_found.val())
-            | (self.done_valid.val() & !self.done_found.val())
-            | (self.retire_valid.val()
-                & self.done_valid.val()
-                & (self.retire_batch_id.val() == self.done_batch_id.val()));
+        self.violation_q.d.next = (self.retire_valid_q.q.val() & !self.retire_found.val())
+            | (self.done_valid_q.q.val() & !self.done_found.val())
+            | (self.retire_valid_q.q.val()
+                & self.done_valid_q.q.val()
+                & (self.retire_batch_id_q.q.val() == self.done_batch_id_q.q.val()));
         if self.allocate.val() {
             self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
             self.next_slot_onehot.d.next = (self.next_slot_onehot.q.val() << bits::<WINDOW>(1))
@@ -152,6 +175,8 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             self.id_batch_id_reg.d.next = bits::<14>(0);
             self.next_slot_onehot.d.next = bits::<WINDOW>(1);
             self.violation_q.d.next = false;
+            self.retire_valid_q.d.next = false;
+            self.done_valid_q.d.next = false;
             for i in 0..WINDOW {
                 self.slot_busy[i].d.next = false;
                 self.slot_batch_id[i].d.next = bits::<14>(0);

@@ -2,9 +2,10 @@
 //!
 //! | block | what |
 //! | --- | --- |
-//! | [`ssync::Ssync`] | stream synchronization unit: SSOBOs, overflow accounting; the two below |
+//! | [`ssync::Ssync`] | stream synchronization unit: current batch/task, output queues; the three below |
 //! | [`op_fifo::OpFifo`] | SSYNC's operation FIFO: command decoder, entries, block-RAM words |
-//! | [`msg_table::MsgTable`] | SSYNC's message table: merge, bad input, match and select |
+//! | [`msg_table::MsgTable`] | SSYNC's message table: entries, match bits, bad input, the hit and its decisions |
+//! | [`ssobo_account::SsoboAccount`] | SSYNC's accounting stage: SSOBOs, SO-12 fit test with headroom registers, statistics |
 //! | [`fit_check::FitCheck`] | the SO-12 overflow test, one definition for SSYNC and the SO units |
 //! | [`so_unit::SoUnit`] | one SO unit: first / second request, byte counts, buffer writes |
 //! | [`batch_id_gen::BatchIdGen`] | WDU batch-ID generator: phase bit, in-flight window, retire |
@@ -17,4 +18,5 @@ pub mod op_fifo;
 pub mod so_cluster;
 pub mod so_crossbar;
 pub mod so_unit;
+pub mod ssobo_account;
 pub mod ssync;

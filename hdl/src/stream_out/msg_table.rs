@@ -2,44 +2,63 @@
 //! sub-block of [`Ssync`](crate::stream_out::ssync::Ssync).
 //!
 //! What it does: entry i holds SO unit i's first request (batch, task, last), whether it was
-//! answered, and its second request (SBBN) if that came first. This cycle's arrivals are merged
-//! into the entries (as if already in the table), so an incoming request is matched in the
-//! cycle it arrives; every cycle all merged entries are compared with the current batch/task
-//! (while `serving`), so after an advance the waiting entry is answered without a new message.
-//! The lowest matching entry is selected: `respond_now` when it was not answered yet and the
-//! parent's response register is free (`resp_free`); `commit_now` (account it, SO-7/SO-10) when
-//! it is answered or being answered, has its second request, and, if it is the last task of
-//! its batch, the retire register is free (`retire_free`). Write-back: the merged entries are
-//! stored; the selected entry is marked answered on `respond_now` and cleared on `commit_now`;
-//! a stale entry is cleared.
+//! answered, and its second request (SBBN, and which of its lanes are non-zero) if that came.
+//! A request is written into its unit's entry in the cycle it arrives and takes part in the
+//! matching from the next cycle. Every cycle the entry that holds the current batch/task (the
+//! "hit") is answered (`respond_now`, when it was not answered yet and the parent's response
+//! queue has room, `resp_free`) and accounted (`commit_now`, SO-7/SO-10: it is answered or being
+//! answered, has its second request, and, if it is the last task of its batch, the retire
+//! queue has room, `retire_free`); the accounted entry is cleared. So after an advance the
+//! waiting entry is answered without a new message.
+//!
+//! Matching without compares on the decision path: each entry keeps three match bits,
+//! registered from last cycle's contents against last cycle's current batch/task (b, t):
+//! `match_same` (it is (b, t)), `match_task` (it is (b, t+1)) and `match_batch` (it is
+//! (b+1, 0)). The current batch/task moves at most one step per cycle, and the parent tells
+//! which step with three registered selects (`sel_same`, `sel_task`, `sel_batch`, already gated
+//! with "an operation is being served"): the hit is an AND-OR of these six bits. The parent
+//! keeps (b, t), (b+1) and (t+1) in registers. After an operation is loaded (the current
+//! batch jumps) all selects are low for one cycle while the bits are computed afresh.
+//! No two valid entries ever hold the same batch/task (a duplicate first request is dropped,
+//! below), so the hit is one-hot and the selected entry's fields are AND-ORs too.
 //!
 //! Bad input (SO-13): a first request from a unit whose entry is still occupied (one message
-//! outstanding per unit, SO-9) is back-pressured (`first_ready` low). `violation_code`:
-//! [`VIOL_SECOND_WITHOUT_FIRST`] a second request with no first request from that unit;
+//! outstanding per unit, SO-9; e.g. its previous batch waits for the retire queue) is
+//! back-pressured (`first_ready` low). `violation_code` (combinational, the parent registers
+//! it): [`VIOL_SECOND_WITHOUT_FIRST`] a second request with no first request from that unit;
 //! [`VIOL_OUTSIDE_OPERATION`] a request for a batch outside every operation, its entry is
-//! cleared (stale): behind the current batch/task once an operation has been loaded
-//! (`started`: never streamed, or already accounted); on arrival for a batch already given out
-//! that no operation in the FIFO covers (`arrival_outside`); or, while it waits, when the work
-//! token of its batch arrives outside every operation (`unstreamed_valid/unstreamed_batch`).
-//! So no request waits forever (SO-13: never a deadlock). [`VIOL_DUPLICATE_SECOND`] a second
-//! second-request.
-//! The offending message is dropped; nothing already accepted is lost. Several in one cycle:
-//! the code of the highest entry is reported.
+//! cleared: behind the current batch/task once an operation has been loaded (`started`:
+//! never streamed, or already accounted); for a batch already given out that no operation in
+//! the FIFO covers (`arrival_outside`, the parent's registered probe of the entry written two
+//! cycles before, `arrival_source`); for the batch of a work token that came while streaming was disabled
+//! (`unstreamed_valid/unstreamed_batch`, registered by the parent); or a first request for a
+//! batch/task another unit already asked for (dropped on arrival: it can never be answered to
+//! this unit). So no request waits forever (SO-13: never a deadlock).
+//! [`VIOL_DUPLICATE_SECOND`] a second second-request. The offending message is dropped;
+//! nothing already accepted is lost. A bad entry is found from registers in one cycle
+//! (`entry_bad`) and cleared, with the violation, in the next. Several in one cycle: code 3
+//! wins.
 //!
 //! Parameters: `SO_UNITS` entries; `SRC_BITS` = clog2(SO_UNITS) (≥1).
 //! Ports: `clock`, `reset`; `first_valid/first_ready/first_data/first_source`,
-//! `second_valid/second_ready/second_data/second_source` (as at `Ssync`); from the parent
-//! `current_batch`, `current_task`, `started`, `arrival_outside`, `unstreamed_valid`,
-//! `unstreamed_batch`, `serving`, `resp_free`, `retire_free`; to the
-//! parent `respond_now`, `commit_now` and the selected entry's `selected_unit`,
-//! `selected_last`, `selected_sbbn`; `outstanding` (an entry waits for its response, SO-9);
-//! `violation` / `violation_code` (combinational, in the cycle of the message).
-//! Timing: combinational from requests, current batch/task and the free flags to the decisions
-//! and the violation (zero latency); the write-back takes effect in the next cycle. One first
-//! and one second request per cycle; `second_ready` is always high. The decisions are made
-//! here rather than in `Ssync` so that no parent logic feeds back into this block: the exported
-//! Verilog has no combinational loop between the two always blocks (Verilator UNOPTFLAT).
+//! `second_valid/second_ready/second_data/second_source` (as at `Ssync`); `first_written`
+//! (this cycle's first request is written into its entry); from the parent's registers
+//! `current_batch`, `current_batch_next` (+1), `current_task`, `current_task_next` (+1),
+//! `started`, `sel_same/sel_task/sel_batch`, `resp_free`, `retire_free`, `arrival_outside`,
+//! `arrival_source`, `unstreamed_valid/unstreamed_batch`; to the parent `respond_now`,
+//! `commit_now`, `commit_last` and the hit entry's `selected_unit`, `selected_nonzero` (lane i
+//! of SBBN is not 0), and one cycle later its `selected_sbbn` (block-RAM read data: valid in
+//! the cycle after a `commit_now`, not otherwise); `outstanding` (an entry waits for its
+//! response, SO-9); `violation` / `violation_code`.
+//! Timing: a first request takes part in matching one cycle after it arrives; a second request
+//! counts for the hit entry in the cycle it arrives (its RAM word is written one cycle later,
+//! from registers; a hit that needs the word before it is in the RAM gets it from
+//! `bypass_word`); one first and one second request per cycle
+//! (`second_ready` is always high); decisions are 2 LUT levels of
+//! AND-OR from registers plus the OR over the entries. The decisions are made here rather than
+//! in `Ssync` so that no parent logic feeds back into this block (Verilator UNOPTFLAT).
 use crate::msg::{FirstRequest, Msg128};
+use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// `violation_code` when there is no violation.
@@ -47,7 +66,7 @@ pub const VIOL_NONE: u64 = 0;
 /// `violation_code`: a second request with no first request from that SO unit.
 pub const VIOL_SECOND_WITHOUT_FIRST: u64 = 1;
 /// `violation_code`: a request for a batch/task outside every operation (behind the current
-/// one, or a batch given out while streaming was disabled).
+/// one, given out while streaming was disabled, or already asked for by another unit).
 pub const VIOL_OUTSIDE_OPERATION: u64 = 3;
 /// `violation_code`: a second second-request from the same SO unit.
 pub const VIOL_DUPLICATE_SECOND: u64 = 4;
@@ -61,62 +80,91 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     pub first_ready: Signal<Out, Bit>,
     pub first_data: Signal<In, FirstRequest>,
     pub first_source: Signal<In, Bits<SRC_BITS>>,
+    pub first_written: Signal<Out, Bit>,
     pub second_valid: Signal<In, Bit>,
     pub second_ready: Signal<Out, Bit>,
     pub second_data: Signal<In, Msg128>,
     pub second_source: Signal<In, Bits<SRC_BITS>>,
-    // from the parent
+    // from the parent's registers
     pub current_batch: Signal<In, Bits<14>>,
+    pub current_batch_next: Signal<In, Bits<14>>,
     pub current_task: Signal<In, Bits<10>>,
+    pub current_task_next: Signal<In, Bits<10>>,
     pub started: Signal<In, Bit>,
-    /// This cycle's first request is for a batch outside every operation (from the op FIFO's
-    /// probe: issued, and no operation covers it).
-    pub arrival_outside: Signal<In, Bit>,
-    /// A work token outside every operation is accepted this cycle, with its batch ID.
-    pub unstreamed_valid: Signal<In, Bit>,
-    pub unstreamed_batch: Signal<In, Bits<14>>,
-    pub serving: Signal<In, Bit>,
+    pub sel_same: Signal<In, Bit>,
+    pub sel_task: Signal<In, Bit>,
+    pub sel_batch: Signal<In, Bit>,
     pub resp_free: Signal<In, Bit>,
     pub retire_free: Signal<In, Bit>,
-    // the entry that matches the current batch/task, and what is done with it this cycle
+    /// The first request written two cycles ago (entry `arrival_source`) is for a batch
+    /// outside every operation (the parent's registered probe of the operation FIFO).
+    pub arrival_outside: Signal<In, Bit>,
+    pub arrival_source: Signal<In, Bits<SRC_BITS>>,
+    /// A work token outside every operation was accepted last cycle, with its batch ID.
+    pub unstreamed_valid: Signal<In, Bit>,
+    pub unstreamed_batch: Signal<In, Bits<14>>,
+    // the entry that holds the current batch/task, and what is done with it this cycle
     pub respond_now: Signal<Out, Bit>,
     pub commit_now: Signal<Out, Bit>,
+    pub commit_last: Signal<Out, Bit>,
     pub selected_unit: Signal<Out, Bits<SRC_BITS>>,
-    pub selected_last: Signal<Out, Bit>,
     pub selected_sbbn: Signal<Out, Msg128>,
+    pub selected_nonzero: Signal<Out, Bits<4>>,
     // status
     pub outstanding: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     pub violation_code: Signal<Out, Bits<3>>,
     // the table
-    table_first: [DFF<Bit>; SO_UNITS],
-    table_answered: [DFF<Bit>; SO_UNITS],
-    table_second: [DFF<Bit>; SO_UNITS],
-    table_last: [DFF<Bit>; SO_UNITS],
-    table_batch: [DFF<Bits<14>>; SO_UNITS],
-    table_task: [DFF<Bits<10>>; SO_UNITS],
-    table_sbbn: [DFF<Msg128>; SO_UNITS],
-    // combinational: the table with this cycle's arrivals merged in
-    merged_first: [Signal<Local, Bit>; SO_UNITS],
-    merged_second: [Signal<Local, Bit>; SO_UNITS],
-    merged_last: [Signal<Local, Bit>; SO_UNITS],
-    merged_batch: [Signal<Local, Bits<14>>; SO_UNITS],
-    merged_task: [Signal<Local, Bits<10>>; SO_UNITS],
-    merged_sbbn: [Signal<Local, Msg128>; SO_UNITS],
-    merged_distance: [Signal<Local, Bits<14>>; SO_UNITS],
-    merged_stale: [Signal<Local, Bit>; SO_UNITS],
-    arrived_outside: [Signal<Local, Bit>; SO_UNITS],
-    merged_hit: [Signal<Local, Bit>; SO_UNITS],
-    selected_hit: Signal<Local, Bit>,
-    selected_answered: Signal<Local, Bit>,
-    selected_second: Signal<Local, Bit>,
+    entry_valid: [DFF<Bit>; SO_UNITS],
+    entry_answered: [DFF<Bit>; SO_UNITS],
+    entry_second: [DFF<Bit>; SO_UNITS],
+    entry_last: [DFF<Bit>; SO_UNITS],
+    entry_batch: [DFF<Bits<14>>; SO_UNITS],
+    entry_task: [DFF<Bits<10>>; SO_UNITS],
+    /// The entries' SBBNs: block RAM, one 128-bit word per SO unit, written by a second
+    /// request, read at the hit's index (so `selected_sbbn` comes one cycle after the hit).
+    sbbn_ram: BlockRam<Msg128, SRC_BITS>,
+    entry_nonzero: [DFF<Bits<4>>; SO_UNITS],
+    match_same: [DFF<Bit>; SO_UNITS],
+    match_task: [DFF<Bit>; SO_UNITS],
+    match_batch: [DFF<Bit>; SO_UNITS],
+    /// The entry is bad (SO-13) and is cleared, with a violation, this cycle.
+    entry_bad: [DFF<Bit>; SO_UNITS],
+    /// The SBBN RAM's write, one cycle after the second request is accepted (from registers).
+    ram_write: DFF<Bit>,
+    ram_write_unit: DFF<Bits<SRC_BITS>>,
+    ram_write_word: DFF<Msg128>,
+    /// The hit's word is not in the RAM's read data (it is written in the hit's cycle, or its
+    /// second request arrives in that cycle): `bypass_word` is (used the cycle after the hit,
+    /// with the read data).
+    bypass: DFF<Bit>,
+    bypass_word: DFF<Msg128>,
+    // combinational
+    first_busy: Signal<Local, Bit>,
+    first_duplicate: Signal<Local, Bit>,
+    second_nonzero: Signal<Local, Bits<4>>,
+    second_accepted: Signal<Local, Bit>,
+    arrive: [Signal<Local, Bit>; SO_UNITS],
+    /// A first request from unit i into its free entry (before the duplicate check).
+    arrive_raw: [Signal<Local, Bit>; SO_UNITS],
+    second_write: [Signal<Local, Bit>; SO_UNITS],
+    hit: [Signal<Local, Bit>; SO_UNITS],
+    commit_ok: [Signal<Local, Bit>; SO_UNITS],
+    hit_unanswered: Signal<Local, Bit>,
+    /// The hit entry's second request arrives in this cycle.
+    hit_second_now: Signal<Local, Bit>,
+    next_valid: [Signal<Local, Bit>; SO_UNITS],
+    next_batch: [Signal<Local, Bits<14>>; SO_UNITS],
+    next_task: [Signal<Local, Bits<10>>; SO_UNITS],
+    distance: [Signal<Local, Bits<14>>; SO_UNITS],
+    stale: [Signal<Local, Bit>; SO_UNITS],
+    any_bad: Signal<Local, Bit>,
     unit_index: [Constant<Bits<SRC_BITS>>; SO_UNITS],
     behind: Constant<Bits<14>>,
     code_none: Constant<Bits<3>>,
     code_second_without_first: Constant<Bits<3>>,
     code_outside_operation: Constant<Bits<3>>,
     code_duplicate_second: Constant<Bits<3>>,
-    zero_msg: Constant<Msg128>,
 }
 
 impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS, SRC_BITS> {
@@ -130,184 +178,331 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             first_ready: Default::default(),
             first_data: Default::default(),
             first_source: Default::default(),
+            first_written: Default::default(),
             second_valid: Default::default(),
             second_ready: Default::default(),
             second_data: Default::default(),
             second_source: Default::default(),
             current_batch: Default::default(),
+            current_batch_next: Default::default(),
             current_task: Default::default(),
+            current_task_next: Default::default(),
             started: Default::default(),
-            arrival_outside: Default::default(),
-            unstreamed_valid: Default::default(),
-            unstreamed_batch: Default::default(),
-            serving: Default::default(),
+            sel_same: Default::default(),
+            sel_task: Default::default(),
+            sel_batch: Default::default(),
             resp_free: Default::default(),
             retire_free: Default::default(),
+            arrival_outside: Default::default(),
+            arrival_source: Default::default(),
+            unstreamed_valid: Default::default(),
+            unstreamed_batch: Default::default(),
             respond_now: Default::default(),
             commit_now: Default::default(),
+            commit_last: Default::default(),
             selected_unit: Default::default(),
-            selected_last: Default::default(),
             selected_sbbn: Default::default(),
+            selected_nonzero: Default::default(),
             outstanding: Default::default(),
             violation: Default::default(),
             violation_code: Default::default(),
-            table_first: std::array::from_fn(|_| Default::default()),
-            table_answered: std::array::from_fn(|_| Default::default()),
-            table_second: std::array::from_fn(|_| Default::default()),
-            table_last: std::array::from_fn(|_| Default::default()),
-            table_batch: std::array::from_fn(|_| Default::default()),
-            table_task: std::array::from_fn(|_| Default::default()),
-            table_sbbn: std::array::from_fn(|_| Default::default()),
-            merged_first: std::array::from_fn(|_| Default::default()),
-            merged_second: std::array::from_fn(|_| Default::default()),
-            merged_last: std::array::from_fn(|_| Default::default()),
-            merged_batch: std::array::from_fn(|_| Default::default()),
-            merged_task: std::array::from_fn(|_| Default::default()),
-            merged_sbbn: std::array::from_fn(|_| Default::default()),
-            merged_distance: std::array::from_fn(|_| Default::default()),
-            merged_stale: std::array::from_fn(|_| Default::default()),
-            arrived_outside: std::array::from_fn(|_| Default::default()),
-            merged_hit: std::array::from_fn(|_| Default::default()),
-            selected_hit: Default::default(),
-            selected_answered: Default::default(),
-            selected_second: Default::default(),
+            entry_valid: std::array::from_fn(|_| Default::default()),
+            entry_answered: std::array::from_fn(|_| Default::default()),
+            entry_second: std::array::from_fn(|_| Default::default()),
+            entry_last: std::array::from_fn(|_| Default::default()),
+            entry_batch: std::array::from_fn(|_| Default::default()),
+            entry_task: std::array::from_fn(|_| Default::default()),
+            sbbn_ram: Default::default(),
+            entry_nonzero: std::array::from_fn(|_| Default::default()),
+            match_same: std::array::from_fn(|_| Default::default()),
+            match_task: std::array::from_fn(|_| Default::default()),
+            match_batch: std::array::from_fn(|_| Default::default()),
+            entry_bad: std::array::from_fn(|_| Default::default()),
+            ram_write: Default::default(),
+            ram_write_unit: Default::default(),
+            ram_write_word: Default::default(),
+            bypass: Default::default(),
+            bypass_word: Default::default(),
+            first_busy: Default::default(),
+            first_duplicate: Default::default(),
+            second_nonzero: Default::default(),
+            second_accepted: Default::default(),
+            arrive: std::array::from_fn(|_| Default::default()),
+            arrive_raw: std::array::from_fn(|_| Default::default()),
+            second_write: std::array::from_fn(|_| Default::default()),
+            hit: std::array::from_fn(|_| Default::default()),
+            commit_ok: std::array::from_fn(|_| Default::default()),
+            hit_unanswered: Default::default(),
+            hit_second_now: Default::default(),
+            next_valid: std::array::from_fn(|_| Default::default()),
+            next_batch: std::array::from_fn(|_| Default::default()),
+            next_task: std::array::from_fn(|_| Default::default()),
+            distance: std::array::from_fn(|_| Default::default()),
+            stale: std::array::from_fn(|_| Default::default()),
+            any_bad: Default::default(),
             unit_index: std::array::from_fn(|i| Constant::new(bits::<SRC_BITS>(i as u64))),
             behind: Constant::new(bits::<14>(1 << 13)),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
             code_second_without_first: Constant::new(bits::<3>(VIOL_SECOND_WITHOUT_FIRST)),
             code_outside_operation: Constant::new(bits::<3>(VIOL_OUTSIDE_OPERATION)),
             code_duplicate_second: Constant::new(bits::<3>(VIOL_DUPLICATE_SECOND)),
-            zero_msg: Constant::new(Msg128::default()),
         }
     }
 }
 
 impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, SRC_BITS> {
+    /// Long because: arrivals, the hit and its decisions, write-back, match bits and bad-entry
+    /// detection of every entry are one unrolled pass over the table; split, the parts would
+    /// pass per-entry vectors between blocks (a Verilator loop, see the module doc).
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            ram_write,
+            ram_write_unit,
+            ram_write_word,
+            bypass,
+            bypass_word
+        );
         for i in 0..SO_UNITS {
-            self.table_first[i].clock.next = self.clock.val();
-            self.table_answered[i].clock.next = self.clock.val();
-            self.table_second[i].clock.next = self.clock.val();
-            self.table_last[i].clock.next = self.clock.val();
-            self.table_batch[i].clock.next = self.clock.val();
-            self.table_task[i].clock.next = self.clock.val();
-            self.table_sbbn[i].clock.next = self.clock.val();
-            self.table_answered[i].d.next = self.table_answered[i].q.val();
+            self.entry_valid[i].clock.next = self.clock.val();
+            self.entry_answered[i].clock.next = self.clock.val();
+            self.entry_second[i].clock.next = self.clock.val();
+            self.entry_last[i].clock.next = self.clock.val();
+            self.entry_batch[i].clock.next = self.clock.val();
+            self.entry_task[i].clock.next = self.clock.val();
+            self.entry_nonzero[i].clock.next = self.clock.val();
+            self.match_same[i].clock.next = self.clock.val();
+            self.match_task[i].clock.next = self.clock.val();
+            self.match_batch[i].clock.next = self.clock.val();
+            self.entry_bad[i].clock.next = self.clock.val();
         }
-        // Merge this cycle's arrivals, detect bad input.
-        self.first_ready.next = true;
+        // First requests: back-pressure while the unit's entry is occupied (SO-9); a request
+        // for a batch/task already in the table is dropped (SO-13).
+        self.first_busy.next = false;
+        self.first_duplicate.next = false;
+        for i in 0..SO_UNITS {
+            if (self.first_source.val() == self.unit_index[i].val()) & self.entry_valid[i].q.val()
+            {
+                self.first_busy.next = true;
+            }
+            if self.entry_valid[i].q.val()
+                & (self.entry_batch[i].q.val() == self.first_data.val().batch_id)
+                & (self.entry_task[i].q.val() == self.first_data.val().task_number)
+            {
+                self.first_duplicate.next = true;
+            }
+        }
+        self.first_ready.next = !self.first_busy.val();
         self.second_ready.next = true;
+        self.first_written.next =
+            self.first_valid.val() & !self.first_busy.val() & !self.first_duplicate.val();
         self.violation.next = false;
         self.violation_code.next = self.code_none.val();
+        self.second_nonzero.next = bits::<4>(0);
+        if self.second_data.val().lane0 != bits::<32>(0) {
+            self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(1);
+        }
+        if self.second_data.val().lane1 != bits::<32>(0) {
+            self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(2);
+        }
+        if self.second_data.val().lane2 != bits::<32>(0) {
+            self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(4);
+        }
+        if self.second_data.val().lane3 != bits::<32>(0) {
+            self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(8);
+        }
+
         for i in 0..SO_UNITS {
-            self.merged_first[i].next = self.table_first[i].q.val();
-            self.merged_second[i].next = self.table_second[i].q.val();
-            self.merged_last[i].next = self.table_last[i].q.val();
-            self.merged_batch[i].next = self.table_batch[i].q.val();
-            self.merged_task[i].next = self.table_task[i].q.val();
-            self.merged_sbbn[i].next = self.table_sbbn[i].q.val();
-            self.arrived_outside[i].next = false;
-            if self.first_valid.val() & (self.first_source.val() == self.unit_index[i].val()) {
-                if self.table_first[i].q.val() {
-                    self.first_ready.next = false;
-                } else {
-                    self.arrived_outside[i].next = self.arrival_outside.val();
-                    self.merged_first[i].next = true;
-                    self.merged_last[i].next = self.first_data.val().last;
-                    self.merged_batch[i].next = self.first_data.val().batch_id;
-                    self.merged_task[i].next = self.first_data.val().task_number;
-                }
-            }
+            self.arrive_raw[i].next = self.first_valid.val()
+                & (self.first_source.val() == self.unit_index[i].val())
+                & !self.entry_valid[i].q.val();
+            self.arrive[i].next = self.arrive_raw[i].val() & !self.first_duplicate.val();
+            self.second_write[i].next = false;
+            // (A second request that comes with its unit's first request is written even if
+            // that first request turns out to be a duplicate: the entry stays invalid, and its
+            // next first request clears the second-request bit.)
             if self.second_valid.val() & (self.second_source.val() == self.unit_index[i].val()) {
-                if !self.merged_first[i].val() {
+                if !(self.entry_valid[i].q.val() | self.arrive_raw[i].val()) {
                     self.violation.next = true;
                     self.violation_code.next = self.code_second_without_first.val();
-                } else if self.table_second[i].q.val() {
+                } else if self.entry_second[i].q.val() {
                     self.violation.next = true;
                     self.violation_code.next = self.code_duplicate_second.val();
                 } else {
-                    self.merged_second[i].next = true;
-                    self.merged_sbbn[i].next = self.second_data.val();
+                    self.second_write[i].next = true;
                 }
             }
-            self.merged_distance[i].next = self.merged_batch[i].val() - self.current_batch.val();
-            self.merged_stale[i].next = (self.started.val()
-                & self.merged_first[i].val()
-                & ((self.merged_distance[i].val() >= self.behind.val())
-                    | ((self.merged_distance[i].val() == bits::<14>(0))
-                        & (self.merged_task[i].val() < self.current_task.val()))))
-                | self.arrived_outside[i].val()
-                | (self.unstreamed_valid.val()
-                    & self.merged_first[i].val()
-                    & (self.merged_batch[i].val() == self.unstreamed_batch.val()));
-            self.merged_hit[i].next = self.serving.val()
-                & self.merged_first[i].val()
-                & (self.merged_batch[i].val() == self.current_batch.val())
-                & (self.merged_task[i].val() == self.current_task.val());
-            if self.merged_stale[i].val() {
-                self.violation.next = true;
-                self.violation_code.next = self.code_outside_operation.val();
-            }
         }
-        // The entry that matches the current batch/task (lowest index first).
-        self.selected_hit.next = false;
+        // The hit: the entry holding the current batch/task (one-hot), and the decisions.
+        self.hit_unanswered.next = false;
+        self.hit_second_now.next = false;
+        self.commit_now.next = false;
+        self.commit_last.next = false;
         self.selected_unit.next = bits::<SRC_BITS>(0);
-        self.selected_answered.next = false;
-        self.selected_second.next = false;
-        self.selected_last.next = false;
-        self.selected_sbbn.next = self.merged_sbbn[0].val();
+        self.selected_nonzero.next = bits::<4>(0);
         for i in 0..SO_UNITS {
-            if self.merged_hit[i].val() & !self.selected_hit.val() {
-                self.selected_hit.next = true;
-                self.selected_unit.next = self.unit_index[i].val();
-                self.selected_answered.next = self.table_answered[i].q.val();
-                self.selected_second.next = self.merged_second[i].val();
-                self.selected_last.next = self.merged_last[i].val();
-                self.selected_sbbn.next = self.merged_sbbn[i].val();
+            self.hit[i].next = (self.sel_same.val() & self.match_same[i].q.val())
+                | (self.sel_task.val() & self.match_task[i].q.val())
+                | (self.sel_batch.val() & self.match_batch[i].q.val());
+            // A second request arriving now for the hit entry counts at once (it is merged
+            // into the decision; its word reaches the accounting through `bypass_word`).
+            self.commit_ok[i].next = self.hit[i].val()
+                & (self.entry_second[i].q.val() | self.second_write[i].val())
+                & (self.entry_answered[i].q.val() | self.resp_free.val())
+                & (!self.entry_last[i].q.val() | self.retire_free.val());
+            if self.hit[i].val() {
+                self.hit_unanswered.next = self.hit_unanswered.val() | !self.entry_answered[i].q.val();
+                self.selected_unit.next = self.selected_unit.val() | self.unit_index[i].val();
+                if self.entry_second[i].q.val() {
+                    self.selected_nonzero.next =
+                        self.selected_nonzero.val() | self.entry_nonzero[i].q.val();
+                } else {
+                    self.selected_nonzero.next =
+                        self.selected_nonzero.val() | self.second_nonzero.val();
+                }
+                if self.second_write[i].val() {
+                    self.hit_second_now.next = true;
+                }
+            }
+            if self.commit_ok[i].val() {
+                self.commit_now.next = true;
+                self.commit_last.next = self.commit_last.val() | self.entry_last[i].q.val();
             }
         }
-        self.respond_now.next =
-            self.selected_hit.val() & !self.selected_answered.val() & self.resp_free.val();
-        self.commit_now.next = self.selected_hit.val()
-            & (self.selected_answered.val() | self.respond_now.val())
-            & self.selected_second.val()
-            & (!self.selected_last.val() | self.retire_free.val());
-        // Write-back.
+        self.respond_now.next = self.hit_unanswered.val() & self.resp_free.val();
+        // SBBN storage: an accepted second request writes its unit's word; the hit's word is
+        // read (a hit's second request was written in an earlier cycle, never in this one).
+        self.second_accepted.next = false;
         for i in 0..SO_UNITS {
-            self.table_first[i].d.next = self.merged_first[i].val();
-            self.table_second[i].d.next = self.merged_second[i].val();
-            self.table_last[i].d.next = self.merged_last[i].val();
-            self.table_batch[i].d.next = self.merged_batch[i].val();
-            self.table_task[i].d.next = self.merged_task[i].val();
-            self.table_sbbn[i].d.next = self.merged_sbbn[i].val();
-            if self.respond_now.val() & (self.selected_unit.val() == self.unit_index[i].val()) {
-                self.table_answered[i].d.next = true;
+            if self.second_write[i].val() {
+                self.second_accepted.next = true;
             }
-            if (self.commit_now.val() & (self.selected_unit.val() == self.unit_index[i].val()))
-                | self.merged_stale[i].val()
-            {
-                self.table_first[i].d.next = false;
-                self.table_second[i].d.next = false;
-                self.table_answered[i].d.next = false;
+        }
+        self.sbbn_ram.clock.next = self.clock.val();
+        self.ram_write.d.next = self.second_accepted.val();
+        self.ram_write_unit.d.next = self.second_source.val();
+        self.ram_write_word.d.next = self.second_data.val();
+        self.sbbn_ram.write_address.next = self.ram_write_unit.q.val();
+        self.sbbn_ram.write_data.next = self.ram_write_word.q.val();
+        self.sbbn_ram.write_enable.next = self.ram_write.q.val();
+        self.sbbn_ram.read_address.next = self.selected_unit.val();
+        self.bypass.d.next = self.hit_second_now.val()
+            | (self.ram_write.q.val() & (self.ram_write_unit.q.val() == self.selected_unit.val()));
+        self.bypass_word.d.next = self.ram_write_word.q.val();
+        if self.hit_second_now.val() {
+            self.bypass_word.d.next = self.second_data.val();
+        }
+        self.selected_sbbn.next = self.sbbn_ram.read_data.val();
+        if self.bypass.q.val() {
+            self.selected_sbbn.next = self.bypass_word.q.val();
+        }
+        // Write-back: arrivals, second requests, answered, then the clears (accounted, bad).
+        self.any_bad.next = false;
+        for i in 0..SO_UNITS {
+            self.entry_valid[i].d.next = self.entry_valid[i].q.val();
+            self.entry_answered[i].d.next = self.entry_answered[i].q.val();
+            self.entry_second[i].d.next = self.entry_second[i].q.val();
+            self.entry_last[i].d.next = self.entry_last[i].q.val();
+            self.entry_batch[i].d.next = self.entry_batch[i].q.val();
+            self.entry_task[i].d.next = self.entry_task[i].q.val();
+            self.entry_nonzero[i].d.next = self.entry_nonzero[i].q.val();
+            // The fields are captured whenever they are free (an invalid entry's key, the lanes
+            // of an entry without its second request), so their enables are plain registers.
+            if !self.entry_valid[i].q.val() {
+                self.entry_last[i].d.next = self.first_data.val().last;
+                self.entry_batch[i].d.next = self.first_data.val().batch_id;
+                self.entry_task[i].d.next = self.first_data.val().task_number;
             }
+            if !self.entry_second[i].q.val() {
+                self.entry_nonzero[i].d.next = self.second_nonzero.val();
+            }
+            // (A free entry's flags are reset by any arrival into it, the valid bit only by one
+            // that is not a duplicate: the flags of an invalid entry are never read.)
+            if self.arrive_raw[i].val() {
+                self.entry_answered[i].d.next = false;
+                self.entry_second[i].d.next = false;
+            }
+            if self.arrive[i].val() {
+                self.entry_valid[i].d.next = true;
+            }
+            if self.second_write[i].val() {
+                self.entry_second[i].d.next = true;
+            }
+            if self.hit[i].val() & self.resp_free.val() {
+                self.entry_answered[i].d.next = true;
+            }
+            if self.commit_ok[i].val() | self.entry_bad[i].q.val() {
+                self.entry_valid[i].d.next = false;
+                self.entry_answered[i].d.next = false;
+                self.entry_second[i].d.next = false;
+            }
+            if self.entry_bad[i].q.val() {
+                self.any_bad.next = true;
+            }
+            // Match bits for next cycle, against this cycle's current batch/task (an entry
+            // accounted now still matches (b, t), but then `sel_same` is low). The key is
+            // taken from an arriving request before its duplicate check, which only enters
+            // the final AND through `next_valid` (the two compares run side by side).
+            self.next_valid[i].next =
+                (self.entry_valid[i].q.val() & !self.entry_bad[i].q.val()) | self.arrive[i].val();
+            self.next_batch[i].next = self.entry_batch[i].q.val();
+            self.next_task[i].next = self.entry_task[i].q.val();
+            if self.arrive_raw[i].val() {
+                self.next_batch[i].next = self.first_data.val().batch_id;
+                self.next_task[i].next = self.first_data.val().task_number;
+            }
+            self.match_same[i].d.next = self.next_valid[i].val()
+                & (self.next_batch[i].val() == self.current_batch.val())
+                & (self.next_task[i].val() == self.current_task.val());
+            self.match_task[i].d.next = self.next_valid[i].val()
+                & (self.next_batch[i].val() == self.current_batch.val())
+                & (self.next_task[i].val() == self.current_task_next.val());
+            self.match_batch[i].d.next = self.next_valid[i].val()
+                & (self.next_batch[i].val() == self.current_batch_next.val())
+                & (self.next_task[i].val() == bits::<10>(0));
+            // Bad entries (SO-13), found from registers, cleared next cycle.
+            self.distance[i].next = self.entry_batch[i].q.val() - self.current_batch.val();
+            self.stale[i].next = self.started.val()
+                & ((self.distance[i].val() >= self.behind.val())
+                    | ((self.distance[i].val() == bits::<14>(0))
+                        & (self.entry_task[i].q.val() < self.current_task.val())));
+            self.entry_bad[i].d.next = self.entry_valid[i].q.val()
+                & !self.entry_bad[i].q.val()
+                & (self.stale[i].val()
+                    | (self.unstreamed_valid.val()
+                        & (self.entry_batch[i].q.val() == self.unstreamed_batch.val()))
+                    | (self.arrival_outside.val()
+                        & (self.arrival_source.val() == self.unit_index[i].val())));
+        }
+        if self.any_bad.val() | (self.first_valid.val() & !self.first_busy.val() & self.first_duplicate.val())
+        {
+            self.violation.next = true;
+            self.violation_code.next = self.code_outside_operation.val();
         }
         self.outstanding.next = false;
         for i in 0..SO_UNITS {
-            if self.table_first[i].q.val() & !self.table_answered[i].q.val() {
+            if self.entry_valid[i].q.val() & !self.entry_answered[i].q.val() {
                 self.outstanding.next = true;
             }
         }
         // Synchronous reset.
         if self.reset.val() {
+            self.ram_write.d.next = false;
+            self.bypass.d.next = false;
             for i in 0..SO_UNITS {
-                self.table_first[i].d.next = false;
-                self.table_answered[i].d.next = false;
-                self.table_second[i].d.next = false;
-                self.table_last[i].d.next = false;
-                self.table_batch[i].d.next = bits::<14>(0);
-                self.table_task[i].d.next = bits::<10>(0);
-                self.table_sbbn[i].d.next = self.zero_msg.val();
+                self.entry_valid[i].d.next = false;
+                self.entry_answered[i].d.next = false;
+                self.entry_second[i].d.next = false;
+                self.entry_last[i].d.next = false;
+                self.entry_batch[i].d.next = bits::<14>(0);
+                self.entry_task[i].d.next = bits::<10>(0);
+                self.entry_nonzero[i].d.next = bits::<4>(0);
+                self.match_same[i].d.next = false;
+                self.match_task[i].d.next = false;
+                self.match_batch[i].d.next = false;
+                self.entry_bad[i].d.next = false;
             }
         }
     }

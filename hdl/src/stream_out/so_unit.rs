@@ -6,13 +6,19 @@
 //!   writes to L1 per buffer (`attr_*`), takes the batch-end packet (`end_*`) and then sends the
 //!   second request with the counts (SO-7). The response (SO-6) may come before or after the
 //!   second request (SO-8). When both are done and stage B is free, the job is handed over.
-//! - Hand-over: the job is checked against SO-12 with [`FitCheck`], the block SSYNC uses (a
-//!   buffer the job writes 0 bytes to always fits). A job that does not fit pulses `overflow`
-//!   and writes nothing; a job with 0 bytes everywhere writes nothing; both pulse `job_done`
-//!   at once and are handed over only while stage B is idle.
+//! - Hand-over: the job is checked against SO-12 with [`FitCheck`] (the definition SSYNC's
+//!   accounting stage applies too: a buffer the job writes 0 bytes to always fits). The test
+//!   and the set of buffers the job writes are registered, and the hand-over reads them once
+//!   stage A's job has been complete for a cycle (`request_settled`). A job that does not fit
+//!   pulses `overflow` and writes nothing; a job with 0 bytes everywhere writes nothing; both
+//!   pulse `job_done` at once and are handed over only while stage B is idle.
 //! - Stage B (write): writes the buffers with bytes to write in order 0..3 at the response
 //!   offsets, skipping buffers with 0 bytes, `min(remaining, bytes_per_cycle)` bytes per
 //!   transfer (`wr_*`, valid/ready: the memory may stall it), back to back across buffers.
+//!   Every transfer comes from registers: the current buffer's bytes left, bytes left after a
+//!   full transfer, a last-transfer flag, the write offset and index; per buffer, the same
+//!   figures are prepared at the hand-over, so moving to the next buffer is a one-hot select.
+//!   `bytes_per_cycle` is sampled the cycle before the hand-over and holds for the whole job.
 //!
 //! Ports: `clock`, `reset`; `bytes_per_cycle` (write bandwidth, must be ≥ 1), `buffer_size`
 //! (lane i = size of buffer i); `batch_valid/ready/data`; `attr_valid/ready/buffer/bytes`;
@@ -22,7 +28,7 @@
 //! `writing`, `overflow` (pulse), `job_done` (pulse: a job finished, one per job, in order).
 //!
 //! Timing: first request the cycle after the batch packet; second request the cycle after the
-//! end packet (not before the first request went out); hand-over one cycle after the last of
+//! end packet (not before the first request went out); hand-over two cycles after the last of
 //! response / second request; the first write transfer in the next cycle; then one transfer
 //! per cycle with no bubble between buffers or between jobs (the next job is handed over in
 //! the cycle the last transfer of the current one is accepted), so a unit sustains
@@ -77,27 +83,87 @@ pub struct SoUnit {
     first_data_reg: DFF<FirstRequest>,
     second_data_reg: DFF<Msg128>,
     request_offsets: DFF<Msg128>,
+    /// Stage A's job is complete (all flags below settled) since last cycle: `fits_reg` and
+    /// `pending_reg` describe it.
+    request_settled: DFF<Bit>,
+    /// SO-12 test of stage A's job (registered [`FitCheck`]).
+    fits_reg: DFF<Bit>,
+    /// Bit i: stage A's job writes buffer i (SBBN\[i\] is not 0).
+    pending_reg: DFF<Bits<4>>,
     // stage B
     writing_reg: DFF<Bit>,
-    /// Bit i: buffer i still has bytes to write for the job in stage B.
-    write_pending: DFF<Bits<4>>,
+    /// The buffers of the job in stage B, in write order (slot 0 is being written): valid,
+    /// buffer, bytes left (this transfer included), bytes left after a full transfer (bytes -
+    /// `job_bpc`), whether one transfer writes them all, and the next write offset. Loaded at
+    /// the hand-over; slot 0 steps on each transfer; the slots shift down when its last
+    /// transfer is accepted.
+    slot_valid: [DFF<Bit>; 4],
+    slot_buffer: [DFF<Bits<2>>; 4],
+    slot_bytes: [DFF<Bits<32>>; 4],
+    slot_excess: [DFF<Bits<32>>; 4],
+    slot_last: [DFF<Bit>; 4],
+    slot_offset: [DFF<Bits<32>>; 4],
+    /// Byte index inside the job's data for the buffer in slot 0.
     wr_index_reg: DFF<Bits<32>>,
-    write_bytes: DFF<Msg128>,
-    write_offsets: DFF<Msg128>,
+    /// `bytes_per_cycle` as sampled before the hand-over (steady for the whole job).
+    job_bpc: DFF<Bits<32>>,
     write_request: DFF<FirstRequest>,
+    /// Stage A's job, registered every cycle (valid once its counts are final, as the
+    /// hand-over requires): per buffer the bytes after one full transfer and whether one
+    /// transfer writes them all, the `bytes_per_cycle` they were computed with, and for each
+    /// write-order slot the buffer that goes there (one-hot, 0: none; from `pending_reg`, so
+    /// one cycle later than the rest, still before the hand-over reads it).
+    prep_excess: [DFF<Bits<32>>; 4],
+    prep_last: [DFF<Bit>; 4],
+    prep_bpc: DFF<Bits<32>>,
+    prep_order0: DFF<Bits<4>>,
+    prep_order1: DFF<Bits<4>>,
+    prep_order2: DFF<Bits<4>>,
+    prep_order3: DFF<Bits<4>>,
     /// The SO-12 test, shared with SSYNC.
     fit_check: FitCheck,
     // combinational
+    request_complete: Signal<Local, Bit>,
     handover: Signal<Local, Bit>,
+    transfer: Signal<Local, Bit>,
+    job_end: Signal<Local, Bit>,
     stage_b_free: Signal<Local, Bit>,
+    load_slots: Signal<Local, Bit>,
     job_pending: Signal<Local, Bits<4>>,
-    current_buffer: Signal<Local, Bits<2>>,
-    last_chunk: Signal<Local, Bit>,
-    pending_after: Signal<Local, Bits<4>>,
-    current_bytes: Signal<Local, Bits<32>>,
-    current_offset: Signal<Local, Bits<32>>,
-    remaining: Signal<Local, Bits<32>>,
-    chunk: Signal<Local, Bits<32>>,
+    /// Write order: which buffers have bytes, and the one-hot buffer of each slot.
+    p0: Signal<Local, Bit>,
+    p1: Signal<Local, Bit>,
+    p2: Signal<Local, Bit>,
+    p3: Signal<Local, Bit>,
+    order0: Signal<Local, Bits<4>>,
+    order1: Signal<Local, Bits<4>>,
+    order2: Signal<Local, Bits<4>>,
+    order3: Signal<Local, Bits<4>>,
+    load_buffer0: Signal<Local, Bits<2>>,
+    load_bytes0: Signal<Local, Bits<32>>,
+    load_excess0: Signal<Local, Bits<32>>,
+    load_last0: Signal<Local, Bit>,
+    load_offset0: Signal<Local, Bits<32>>,
+    load_buffer1: Signal<Local, Bits<2>>,
+    load_bytes1: Signal<Local, Bits<32>>,
+    load_excess1: Signal<Local, Bits<32>>,
+    load_last1: Signal<Local, Bit>,
+    load_offset1: Signal<Local, Bits<32>>,
+    load_buffer2: Signal<Local, Bits<2>>,
+    load_bytes2: Signal<Local, Bits<32>>,
+    load_excess2: Signal<Local, Bits<32>>,
+    load_last2: Signal<Local, Bit>,
+    load_offset2: Signal<Local, Bits<32>>,
+    load_buffer3: Signal<Local, Bits<2>>,
+    load_bytes3: Signal<Local, Bits<32>>,
+    load_excess3: Signal<Local, Bits<32>>,
+    load_last3: Signal<Local, Bit>,
+    load_offset3: Signal<Local, Bits<32>>,
+    /// Stage A's job per buffer: bytes and the response's offset.
+    job_bytes: [Signal<Local, Bits<32>>; 4],
+    job_offset: [Signal<Local, Bits<32>>; 4],
+    onehot_of: [Constant<Bits<4>>; 4],
+    buffer_of: [Constant<Bits<2>>; 4],
     zero_msg: Constant<Msg128>,
     zero_req: Constant<FirstRequest>,
 }
@@ -147,23 +213,66 @@ impl Default for SoUnit {
             first_data_reg: Default::default(),
             second_data_reg: Default::default(),
             request_offsets: Default::default(),
+            request_settled: Default::default(),
+            fits_reg: Default::default(),
+            pending_reg: Default::default(),
             writing_reg: Default::default(),
-            write_pending: Default::default(),
+            slot_valid: std::array::from_fn(|_| Default::default()),
+            slot_buffer: std::array::from_fn(|_| Default::default()),
+            slot_bytes: std::array::from_fn(|_| Default::default()),
+            slot_excess: std::array::from_fn(|_| Default::default()),
+            slot_last: std::array::from_fn(|_| Default::default()),
+            slot_offset: std::array::from_fn(|_| Default::default()),
             wr_index_reg: Default::default(),
-            write_bytes: Default::default(),
-            write_offsets: Default::default(),
+            job_bpc: Default::default(),
             write_request: Default::default(),
+            prep_excess: std::array::from_fn(|_| Default::default()),
+            prep_last: std::array::from_fn(|_| Default::default()),
+            prep_bpc: Default::default(),
+            prep_order0: Default::default(),
+            prep_order1: Default::default(),
+            prep_order2: Default::default(),
+            prep_order3: Default::default(),
             fit_check: Default::default(),
+            request_complete: Default::default(),
             handover: Default::default(),
+            transfer: Default::default(),
+            job_end: Default::default(),
             stage_b_free: Default::default(),
+            load_slots: Default::default(),
             job_pending: Default::default(),
-            current_buffer: Default::default(),
-            last_chunk: Default::default(),
-            pending_after: Default::default(),
-            current_bytes: Default::default(),
-            current_offset: Default::default(),
-            remaining: Default::default(),
-            chunk: Default::default(),
+            p0: Default::default(),
+            p1: Default::default(),
+            p2: Default::default(),
+            p3: Default::default(),
+            order0: Default::default(),
+            order1: Default::default(),
+            order2: Default::default(),
+            order3: Default::default(),
+            load_buffer0: Default::default(),
+            load_bytes0: Default::default(),
+            load_excess0: Default::default(),
+            load_last0: Default::default(),
+            load_offset0: Default::default(),
+            load_buffer1: Default::default(),
+            load_bytes1: Default::default(),
+            load_excess1: Default::default(),
+            load_last1: Default::default(),
+            load_offset1: Default::default(),
+            load_buffer2: Default::default(),
+            load_bytes2: Default::default(),
+            load_excess2: Default::default(),
+            load_last2: Default::default(),
+            load_offset2: Default::default(),
+            load_buffer3: Default::default(),
+            load_bytes3: Default::default(),
+            load_excess3: Default::default(),
+            load_last3: Default::default(),
+            load_offset3: Default::default(),
+            job_bytes: std::array::from_fn(|_| Default::default()),
+            job_offset: std::array::from_fn(|_| Default::default()),
+            onehot_of: std::array::from_fn(|i| Constant::new(bits::<4>(1 << i))),
+            buffer_of: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
             zero_msg: Constant::new(Msg128::default()),
             zero_req: Constant::new(FirstRequest::default()),
         }
@@ -171,6 +280,8 @@ impl Default for SoUnit {
 }
 
 impl Logic for SoUnit {
+    /// Long because one `#[hdl_gen]` function holds both stages and the hand-over, with the
+    /// four buffer lanes written out.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -184,13 +295,35 @@ impl Logic for SoUnit {
             first_data_reg,
             second_data_reg,
             request_offsets,
+            request_settled,
+            fits_reg,
+            pending_reg,
             writing_reg,
-            write_pending,
             wr_index_reg,
-            write_bytes,
-            write_offsets,
+            job_bpc,
+            prep_bpc,
+            prep_order0,
+            prep_order1,
+            prep_order2,
+            prep_order3,
             write_request
         );
+        for i in 0..4 {
+            self.prep_excess[i].clock.next = self.clock.val();
+            self.prep_last[i].clock.next = self.clock.val();
+            self.slot_valid[i].clock.next = self.clock.val();
+            self.slot_buffer[i].clock.next = self.clock.val();
+            self.slot_bytes[i].clock.next = self.clock.val();
+            self.slot_excess[i].clock.next = self.clock.val();
+            self.slot_last[i].clock.next = self.clock.val();
+            self.slot_offset[i].clock.next = self.clock.val();
+            self.slot_valid[i].d.next = self.slot_valid[i].q.val();
+            self.slot_buffer[i].d.next = self.slot_buffer[i].q.val();
+            self.slot_bytes[i].d.next = self.slot_bytes[i].q.val();
+            self.slot_excess[i].d.next = self.slot_excess[i].q.val();
+            self.slot_last[i].d.next = self.slot_last[i].q.val();
+            self.slot_offset[i].d.next = self.slot_offset[i].q.val();
+        }
         // ---- stage A ----
         self.batch_ready.next = !self.request_busy.q.val();
         self.first_valid.next = self.request_busy.q.val() & self.request_first_pending.q.val();
@@ -245,116 +378,239 @@ impl Logic for SoUnit {
             self.request_answered.d.next = true;
             self.request_offsets.d.next = self.resp_data.val();
         }
-        // The job waiting in stage A: does it fit (SO-12), which buffers does it write?
+        // The job waiting in stage A: which buffers it writes, whether it fits (SO-12). Both
+        // registered, with `request_settled`: the hand-over reads them once stage A's job has
+        // been complete for a cycle, so they describe its final counts and offsets.
+        self.fit_check.clock.next = self.clock.val();
         self.fit_check.offsets.next = self.request_offsets.q.val();
         self.fit_check.bytes.next = self.second_data_reg.q.val();
         self.fit_check.size.next = self.buffer_size.val();
+        self.job_bytes[0].next = self.second_data_reg.q.val().lane0;
+        self.job_bytes[1].next = self.second_data_reg.q.val().lane1;
+        self.job_bytes[2].next = self.second_data_reg.q.val().lane2;
+        self.job_bytes[3].next = self.second_data_reg.q.val().lane3;
+        self.job_offset[0].next = self.request_offsets.q.val().lane0;
+        self.job_offset[1].next = self.request_offsets.q.val().lane1;
+        self.job_offset[2].next = self.request_offsets.q.val().lane2;
+        self.job_offset[3].next = self.request_offsets.q.val().lane3;
         self.job_pending.next = bits::<4>(0);
-        if self.second_data_reg.q.val().lane0 != bits::<32>(0) {
-            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0001);
-        }
-        if self.second_data_reg.q.val().lane1 != bits::<32>(0) {
-            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0010);
-        }
-        if self.second_data_reg.q.val().lane2 != bits::<32>(0) {
-            self.job_pending.next = self.job_pending.val() | bits::<4>(0b0100);
-        }
-        if self.second_data_reg.q.val().lane3 != bits::<32>(0) {
-            self.job_pending.next = self.job_pending.val() | bits::<4>(0b1000);
-        }
-        // ---- stage B: the buffer being written is the lowest one with bytes pending ----
-        self.current_buffer.next = bits::<2>(3);
-        if self.write_pending.q.val().get_bit(2) {
-            self.current_buffer.next = bits::<2>(2);
-        }
-        if self.write_pending.q.val().get_bit(1) {
-            self.current_buffer.next = bits::<2>(1);
-        }
-        if self.write_pending.q.val().get_bit(0) {
-            self.current_buffer.next = bits::<2>(0);
-        }
-        self.current_bytes.next = self.write_bytes.q.val().lane0;
-        self.current_offset.next = self.write_offsets.q.val().lane0;
-        if self.current_buffer.val() == bits::<2>(1) {
-            self.current_bytes.next = self.write_bytes.q.val().lane1;
-            self.current_offset.next = self.write_offsets.q.val().lane1;
-        }
-        if self.current_buffer.val() == bits::<2>(2) {
-            self.current_bytes.next = self.write_bytes.q.val().lane2;
-            self.current_offset.next = self.write_offsets.q.val().lane2;
-        }
-        if self.current_buffer.val() == bits::<2>(3) {
-            self.current_bytes.next = self.write_bytes.q.val().lane3;
-            self.current_offset.next = self.write_offsets.q.val().lane3;
-        }
-        self.remaining.next = self.current_bytes.val() - self.wr_index_reg.q.val();
-        self.last_chunk.next = true;
-        self.chunk.next = self.remaining.val();
-        if self.remaining.val() > self.bytes_per_cycle.val() {
-            self.last_chunk.next = false;
-            self.chunk.next = self.bytes_per_cycle.val();
-        }
-        self.pending_after.next = self.write_pending.q.val();
-        if self.current_buffer.val() == bits::<2>(0) {
-            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1110);
-        }
-        if self.current_buffer.val() == bits::<2>(1) {
-            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1101);
-        }
-        if self.current_buffer.val() == bits::<2>(2) {
-            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b1011);
-        }
-        if self.current_buffer.val() == bits::<2>(3) {
-            self.pending_after.next = self.write_pending.q.val() & bits::<4>(0b0111);
-        }
-        self.wr_valid.next = self.writing_reg.q.val();
-        self.overflow.next = false;
-        self.job_done.next = false;
-        self.wr_buffer.next = self.current_buffer.val();
-        self.wr_offset.next = self.current_offset.val() + self.wr_index_reg.q.val();
-        self.wr_bytes.next = self.chunk.val();
-        self.wr_index.next = self.wr_index_reg.q.val();
-        self.wr_batch_id.next = self.write_request.q.val().batch_id;
-        self.wr_task_number.next = self.write_request.q.val().task_number;
-        // Stage B takes a job to write in the cycle its last transfer is accepted; a job that
-        // writes nothing (overflow, or 0 bytes) is handed over only while stage B is idle, so
-        // `job_done` pulses once per job, in job order.
-        self.stage_b_free.next = !self.writing_reg.q.val();
-        if self.writing_reg.q.val() & self.wr_ready.val() {
-            if self.last_chunk.val() {
-                self.wr_index_reg.d.next = bits::<32>(0);
-                self.write_pending.d.next = self.pending_after.val();
-                if self.pending_after.val() == bits::<4>(0) {
-                    self.writing_reg.d.next = false;
-                    self.job_done.next = true;
-                    self.stage_b_free.next =
-                        self.fit_check.fits.val() & (self.job_pending.val() != bits::<4>(0));
-                }
-            } else {
-                self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.chunk.val();
+        for i in 0..4 {
+            if self.job_bytes[i].val() != bits::<32>(0) {
+                self.job_pending.next = self.job_pending.val() | self.onehot_of[i].val();
             }
+            self.prep_excess[i].d.next = self.job_bytes[i].val() - self.bytes_per_cycle.val();
+            self.prep_last[i].d.next = self.job_bytes[i].val() <= self.bytes_per_cycle.val();
         }
-        // ---- hand-over: stage A's job enters stage B ----
-        self.handover.next = self.request_busy.q.val()
+        self.prep_bpc.d.next = self.bytes_per_cycle.val();
+        // Write order, from the registered set of buffers with bytes: slot k gets the k-th
+        // lowest one (each bit one 4-input function of the set).
+        self.p0.next = self.pending_reg.q.val().get_bit(0);
+        self.p1.next = self.pending_reg.q.val().get_bit(1);
+        self.p2.next = self.pending_reg.q.val().get_bit(2);
+        self.p3.next = self.pending_reg.q.val().get_bit(3);
+        self.order0.next = bits::<4>(0);
+        self.order1.next = bits::<4>(0);
+        self.order2.next = bits::<4>(0);
+        self.order3.next = bits::<4>(0);
+        if self.p0.val() {
+            self.order0.next = bits::<4>(1);
+        } else if self.p1.val() {
+            self.order0.next = bits::<4>(2);
+        } else if self.p2.val() {
+            self.order0.next = bits::<4>(4);
+        } else if self.p3.val() {
+            self.order0.next = bits::<4>(8);
+        }
+        if self.p0.val() & self.p1.val() {
+            self.order1.next = bits::<4>(2);
+        } else if self.p2.val() & (self.p0.val() ^ self.p1.val()) {
+            self.order1.next = bits::<4>(4);
+        } else if self.p3.val()
+            & ((self.p0.val() & !self.p1.val() & !self.p2.val())
+                | (!self.p0.val() & self.p1.val() & !self.p2.val())
+                | (!self.p0.val() & !self.p1.val() & self.p2.val()))
+        {
+            self.order1.next = bits::<4>(8);
+        }
+        if self.p0.val() & self.p1.val() & self.p2.val() {
+            self.order2.next = bits::<4>(4);
+        } else if self.p3.val()
+            & ((self.p0.val() & self.p1.val())
+                | (self.p0.val() & self.p2.val())
+                | (self.p1.val() & self.p2.val()))
+        {
+            self.order2.next = bits::<4>(8);
+        }
+        if self.p0.val() & self.p1.val() & self.p2.val() & self.p3.val() {
+            self.order3.next = bits::<4>(8);
+        }
+        self.prep_order0.d.next = self.order0.val();
+        self.prep_order1.d.next = self.order1.val();
+        self.prep_order2.d.next = self.order2.val();
+        self.prep_order3.d.next = self.order3.val();
+        self.fits_reg.d.next = self.fit_check.fits.val();
+        self.pending_reg.d.next = self.job_pending.val();
+        self.request_complete.next = self.request_busy.q.val()
             & !self.request_first_pending.q.val()
             & !self.request_counting.q.val()
             & !self.request_second_pending.q.val()
-            & self.request_answered.q.val()
-            & self.stage_b_free.val();
+            & self.request_answered.q.val();
+        // ---- stage B: slot 0's transfer, from registers ----
+        self.wr_valid.next = self.writing_reg.q.val();
+        self.wr_buffer.next = self.slot_buffer[0].q.val();
+        self.wr_offset.next = self.slot_offset[0].q.val();
+        self.wr_bytes.next = self.job_bpc.q.val();
+        if self.slot_last[0].q.val() {
+            self.wr_bytes.next = self.slot_bytes[0].q.val();
+        }
+        self.wr_index.next = self.wr_index_reg.q.val();
+        self.wr_batch_id.next = self.write_request.q.val().batch_id;
+        self.wr_task_number.next = self.write_request.q.val().task_number;
+        self.overflow.next = false;
+        self.job_done.next = false;
+        self.transfer.next = self.writing_reg.q.val() & self.wr_ready.val();
+        self.job_end.next =
+            self.transfer.val() & self.slot_last[0].q.val() & !self.slot_valid[1].q.val();
+        if self.transfer.val() {
+            if !self.slot_last[0].q.val() {
+                self.slot_bytes[0].d.next = self.slot_excess[0].q.val();
+                self.slot_excess[0].d.next = self.slot_excess[0].q.val() - self.job_bpc.q.val();
+                self.slot_last[0].d.next = self.slot_excess[0].q.val() <= self.job_bpc.q.val();
+                self.slot_offset[0].d.next = self.slot_offset[0].q.val() + self.job_bpc.q.val();
+                self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.job_bpc.q.val();
+            } else {
+                // The buffer is written: the next one moves into slot 0.
+                self.slot_valid[0].d.next = self.slot_valid[1].q.val();
+                self.slot_buffer[0].d.next = self.slot_buffer[1].q.val();
+                self.slot_bytes[0].d.next = self.slot_bytes[1].q.val();
+                self.slot_excess[0].d.next = self.slot_excess[1].q.val();
+                self.slot_last[0].d.next = self.slot_last[1].q.val();
+                self.slot_offset[0].d.next = self.slot_offset[1].q.val();
+                self.slot_valid[1].d.next = self.slot_valid[2].q.val();
+                self.slot_buffer[1].d.next = self.slot_buffer[2].q.val();
+                self.slot_bytes[1].d.next = self.slot_bytes[2].q.val();
+                self.slot_excess[1].d.next = self.slot_excess[2].q.val();
+                self.slot_last[1].d.next = self.slot_last[2].q.val();
+                self.slot_offset[1].d.next = self.slot_offset[2].q.val();
+                self.slot_valid[2].d.next = self.slot_valid[3].q.val();
+                self.slot_buffer[2].d.next = self.slot_buffer[3].q.val();
+                self.slot_bytes[2].d.next = self.slot_bytes[3].q.val();
+                self.slot_excess[2].d.next = self.slot_excess[3].q.val();
+                self.slot_last[2].d.next = self.slot_last[3].q.val();
+                self.slot_offset[2].d.next = self.slot_offset[3].q.val();
+                self.slot_valid[3].d.next = false;
+                self.wr_index_reg.d.next = bits::<32>(0);
+                if !self.slot_valid[1].q.val() {
+                    self.writing_reg.d.next = false;
+                    self.job_done.next = true;
+                }
+            }
+        }
+        // ---- hand-over: stage A's job enters stage B ----
+        // Stage B takes a job to write in the cycle its last transfer is accepted; a job that
+        // writes nothing (overflow, or 0 bytes) is handed over only while stage B is idle, so
+        // `job_done` pulses once per job, in job order.
+        self.stage_b_free.next = !self.writing_reg.q.val()
+            | (self.job_end.val()
+                & self.fits_reg.q.val()
+                & (self.pending_reg.q.val() != bits::<4>(0)));
+        self.handover.next = self.request_settled.q.val() & self.stage_b_free.val();
+        self.request_settled.d.next = self.request_complete.val() & !self.handover.val();
+        // The slots of stage A's job, in write order (AND-OR over the buffers).
+        self.load_buffer0.next = bits::<2>(0);
+        self.load_bytes0.next = bits::<32>(0);
+        self.load_excess0.next = bits::<32>(0);
+        self.load_last0.next = false;
+        self.load_offset0.next = bits::<32>(0);
+        self.load_buffer1.next = bits::<2>(0);
+        self.load_bytes1.next = bits::<32>(0);
+        self.load_excess1.next = bits::<32>(0);
+        self.load_last1.next = false;
+        self.load_offset1.next = bits::<32>(0);
+        self.load_buffer2.next = bits::<2>(0);
+        self.load_bytes2.next = bits::<32>(0);
+        self.load_excess2.next = bits::<32>(0);
+        self.load_last2.next = false;
+        self.load_offset2.next = bits::<32>(0);
+        self.load_buffer3.next = bits::<2>(0);
+        self.load_bytes3.next = bits::<32>(0);
+        self.load_excess3.next = bits::<32>(0);
+        self.load_last3.next = false;
+        self.load_offset3.next = bits::<32>(0);
+        for i in 0..4 {
+            if self.prep_order0.q.val().get_bit(i) {
+                self.load_buffer0.next = self.load_buffer0.val() | self.buffer_of[i].val();
+                self.load_bytes0.next = self.load_bytes0.val() | self.job_bytes[i].val();
+                self.load_excess0.next = self.load_excess0.val() | self.prep_excess[i].q.val();
+                self.load_last0.next = self.load_last0.val() | self.prep_last[i].q.val();
+                self.load_offset0.next = self.load_offset0.val() | self.job_offset[i].val();
+            }
+            if self.prep_order1.q.val().get_bit(i) {
+                self.load_buffer1.next = self.load_buffer1.val() | self.buffer_of[i].val();
+                self.load_bytes1.next = self.load_bytes1.val() | self.job_bytes[i].val();
+                self.load_excess1.next = self.load_excess1.val() | self.prep_excess[i].q.val();
+                self.load_last1.next = self.load_last1.val() | self.prep_last[i].q.val();
+                self.load_offset1.next = self.load_offset1.val() | self.job_offset[i].val();
+            }
+            if self.prep_order2.q.val().get_bit(i) {
+                self.load_buffer2.next = self.load_buffer2.val() | self.buffer_of[i].val();
+                self.load_bytes2.next = self.load_bytes2.val() | self.job_bytes[i].val();
+                self.load_excess2.next = self.load_excess2.val() | self.prep_excess[i].q.val();
+                self.load_last2.next = self.load_last2.val() | self.prep_last[i].q.val();
+                self.load_offset2.next = self.load_offset2.val() | self.job_offset[i].val();
+            }
+            if self.prep_order3.q.val().get_bit(i) {
+                self.load_buffer3.next = self.load_buffer3.val() | self.buffer_of[i].val();
+                self.load_bytes3.next = self.load_bytes3.val() | self.job_bytes[i].val();
+                self.load_excess3.next = self.load_excess3.val() | self.prep_excess[i].q.val();
+                self.load_last3.next = self.load_last3.val() | self.prep_last[i].q.val();
+                self.load_offset3.next = self.load_offset3.val() | self.job_offset[i].val();
+            }
+        }
+        // The job's figures are loaded whenever they are not needed (stage B idle, or its
+        // last transfer accepted; slots 1..3 whenever slot 1 is empty), so the wide registers'
+        // enables do not wait for the hand-over decision; only the valid bits do.
+        self.load_slots.next = !self.writing_reg.q.val() | self.job_end.val();
+        if self.load_slots.val() {
+            self.job_bpc.d.next = self.prep_bpc.q.val();
+            self.slot_buffer[0].d.next = self.load_buffer0.val();
+            self.slot_bytes[0].d.next = self.load_bytes0.val();
+            self.slot_excess[0].d.next = self.load_excess0.val();
+            self.slot_last[0].d.next = self.load_last0.val();
+            self.slot_offset[0].d.next = self.load_offset0.val();
+            self.wr_index_reg.d.next = bits::<32>(0);
+            self.write_request.d.next = self.first_data_reg.q.val();
+        }
+        if !self.slot_valid[1].q.val() {
+            self.slot_buffer[1].d.next = self.load_buffer1.val();
+            self.slot_bytes[1].d.next = self.load_bytes1.val();
+            self.slot_excess[1].d.next = self.load_excess1.val();
+            self.slot_last[1].d.next = self.load_last1.val();
+            self.slot_offset[1].d.next = self.load_offset1.val();
+            self.slot_buffer[2].d.next = self.load_buffer2.val();
+            self.slot_bytes[2].d.next = self.load_bytes2.val();
+            self.slot_excess[2].d.next = self.load_excess2.val();
+            self.slot_last[2].d.next = self.load_last2.val();
+            self.slot_offset[2].d.next = self.load_offset2.val();
+            self.slot_buffer[3].d.next = self.load_buffer3.val();
+            self.slot_bytes[3].d.next = self.load_bytes3.val();
+            self.slot_excess[3].d.next = self.load_excess3.val();
+            self.slot_last[3].d.next = self.load_last3.val();
+            self.slot_offset[3].d.next = self.load_offset3.val();
+        }
         if self.handover.val() {
             self.request_busy.d.next = false;
-            if !self.fit_check.fits.val() {
+            if !self.fits_reg.q.val() {
                 self.overflow.next = true;
                 self.job_done.next = true;
-            } else if self.job_pending.val() == bits::<4>(0) {
+            } else if self.pending_reg.q.val() == bits::<4>(0) {
                 self.job_done.next = true;
             } else {
                 self.writing_reg.d.next = true;
-                self.write_pending.d.next = self.job_pending.val();
-                self.wr_index_reg.d.next = bits::<32>(0);
-                self.write_bytes.d.next = self.second_data_reg.q.val();
-                self.write_offsets.d.next = self.request_offsets.q.val();
-                self.write_request.d.next = self.first_data_reg.q.val();
+                self.slot_valid[0].d.next = self.prep_order0.q.val() != bits::<4>(0);
+                self.slot_valid[1].d.next = self.prep_order1.q.val() != bits::<4>(0);
+                self.slot_valid[2].d.next = self.prep_order2.q.val() != bits::<4>(0);
+                self.slot_valid[3].d.next = self.prep_order3.q.val() != bits::<4>(0);
             }
         }
         self.busy.next = self.request_busy.q.val() | self.writing_reg.q.val();
@@ -365,14 +621,15 @@ impl Logic for SoUnit {
             self.request_counting.d.next = false;
             self.request_second_pending.d.next = false;
             self.request_answered.d.next = false;
+            self.request_settled.d.next = false;
             self.first_data_reg.d.next = self.zero_req.val();
             self.second_data_reg.d.next = self.zero_msg.val();
             self.request_offsets.d.next = self.zero_msg.val();
             self.writing_reg.d.next = false;
-            self.write_pending.d.next = bits::<4>(0);
+            for i in 0..4 {
+                self.slot_valid[i].d.next = false;
+            }
             self.wr_index_reg.d.next = bits::<32>(0);
-            self.write_bytes.d.next = self.zero_msg.val();
-            self.write_offsets.d.next = self.zero_msg.val();
             self.write_request.d.next = self.zero_req.val();
         }
     }

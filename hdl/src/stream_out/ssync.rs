@@ -8,17 +8,26 @@
 //! bytes needed (SO-7) to the SSOBOs, advances task / batch (SO-10) and sends a batch-ID retire
 //! message to the WDU after the last task of a streamed batch (SO-2).
 //!
-//! Composition: two sub-blocks, wired in `update` (combinational signals cross between them,
-//! every register belongs to exactly one block):
+//! Composition: three sub-blocks, wired in `update` (every input of a sub-block comes from a
+//! port or a register, so the exported Verilog has no combinational loop between them):
 //! - [`OpFifo`] (`op_fifo`): the operation FIFO with the decoder of the WDU's commands (SO-3)
 //!   and the block RAM of offset-bundle words; `Ssync` serves its head and drives its `pop`.
 //! - [`MsgTable`] (`msg_table`): the message table (SO-8, SO-9), bad-input detection (SO-13)
-//!   and the select of the entry that matches the current batch/task, which it answers
-//!   (`respond_now`) and accounts (`commit_now`); `Ssync` drives its current batch/task,
-//!   `started`, `serving` and whether the response / retire registers are free.
-//! - `Ssync` itself: the SSOBOs, current batch/task, operation active / started, the SO-12
-//!   fit test and the needed/written/overflow counters, the response and retire output
-//!   registers, the violation register.
+//!   and the hit — the entry that holds the current batch/task — which it answers
+//!   (`respond_now`) and accounts (`commit_now`).
+//! - [`SsoboAccount`] (`account`): the accounting stages behind the decision (R: the SBBN is
+//!   read from the table's block RAM; F: the SO-12 fit test; S: the SSOBOs and the
+//!   needed/written/overflow statistics).
+//! - `Ssync` itself: current batch/task, the match selects, operation load / end, the response
+//!   and retire queues (an output register and a skid register each), the violation register.
+//!
+//! Pipeline (each step a register stage, so every path is short): a request is written into
+//! its table entry as it arrives, with match bits against the current batch/task; in the next
+//! cycle (C) the hit is found from those bits and the parent's registered selects (the current
+//! batch/task moves at most one step per cycle: same, next task, next batch), and answered and
+//! accounted at once when both messages are there. The accounting runs three cycles behind
+//! (R, F, S); a response decided in cycle t enters the response queue in t+2 with the SSOBOs
+//! stage S produces then (`ssobo_next`: every batch/task decided before t is accounted).
 //!
 //! Parameters: `SO_UNITS` SO units (message table entries); `SRC_BITS` = clog2(SO_UNITS) (≥1);
 //! `OPS` (>= 2) operation-FIFO entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
@@ -36,8 +45,8 @@
 //! - status: `ssobo`, `current_batch_id`, `current_task`, `op_active`, `op_fill`, `op_full`,
 //!   `outstanding` (the outstanding-message flag, SO-9), `stat_needed` / `stat_written` (bytes
 //!   per buffer needed by / written for accounted batch-tasks, SO-12), `overflow_count`,
-//!   `commit` / `commit_overflow` (a batch/task is accounted this cycle, and whether it did
-//!   not fit), `violation` / `violation_code` (SO-13, registered: one cycle after the cause).
+//!   `commit` / `commit_overflow` (a batch/task is applied to the SSOBOs this cycle, and
+//!   whether it did not fit), `violation` / `violation_code` (SO-13, registered).
 //!
 //! Operation FIFO (SO-3, [`OpFifo`]): `OPS` entries in stream order. An entry is either an
 //! offset bundle (128-bit word) or an operation: start = batch ID of the first work token after
@@ -54,46 +63,54 @@
 //! keep flowing. A batch/task is matched only once its work token has been seen (the current
 //! batch ID differs from the op FIFO's `next_work_id`).
 //!
-//! Message table (SO-8, SO-9, [`MsgTable`]): entry i holds SO unit i's first request (batch,
-//! task, last), whether it was answered, and its second request if that came first. An incoming
-//! request is matched in the cycle it arrives (as if already in the table) and stored
-//! otherwise; every cycle all entries are compared with the current batch/task, so after an
-//! advance the waiting entry is answered without a new message.
-//!
 //! Bad input (SO-13): a first request from a unit whose entry is still occupied (one message
-//! outstanding per unit, SO-9; e.g. its previous batch waits for the retire channel) is
+//! outstanding per unit, SO-9; e.g. its previous batch waits for the retire queue) is
 //! back-pressured (`first_ready` low for that source). `violation_code`:
 //! [`VIOL_SECOND_WITHOUT_FIRST`] (1) second request with no first request from that unit;
 //! [`VIOL_OUTSIDE_OPERATION`] (3) a request for a batch/task outside every operation: behind
-//! the current one once an operation has been loaded (never streamed, or already accounted), or
-//! for a batch given out that no operation in the FIFO covers (checked on arrival against the
-//! op FIFO's probe, and again when the work token of a waiting request's batch arrives while
-//! streaming is disabled), so no request waits forever;
+//! the current one once an operation has been loaded (never streamed, or already accounted),
+//! for a batch given out that no operation in the FIFO covers (the op FIFO's probe, one cycle
+//! after the request is written), for the batch of a work token that arrives while streaming
+//! is disabled, or a batch/task another unit already asked for; so no request waits forever;
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
-//! (code 3 clears the entry); nothing already accepted is lost.
+//! (code 3 clears the entry); nothing already accepted is lost. `violation` rises one cycle
+//! after a bad second request or a duplicate first request, and up to four cycles after a
+//! request found to be outside every operation.
 //!
-//! Overflow (SO-12, [`FitCheck`], the same block the SO unit uses): a batch/task fits when
-//! SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer it writes (a buffer with SBBN = 0 always
-//! fits, even when an offset bundle or earlier batches left its SSOBO past its end). If it does
-//! not fit, the SSOBOs are left unchanged (nothing is written by the SO unit, which applies the
-//! same test) and `overflow_count` increments; later batch-tasks that fit are still appended.
-//! Reading: per batch/task.
+//! Overflow (SO-12, [`SsoboAccount`], the same definition as the SO unit's `FitCheck`): a
+//! batch/task fits when SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer it writes (a buffer
+//! with SBBN = 0 always fits, even when an offset bundle or earlier batches left its SSOBO past
+//! its end). If it does not fit, the SSOBOs are left unchanged (nothing is written by the SO
+//! unit, which applies the same test) and `overflow_count` increments; later batch-tasks that
+//! fit are still appended. Reading: per batch/task. A change of `buffer_size` pauses the
+//! decisions for three cycles while the accounting stages drain and follow it.
 //!
-//! Timing: a first request that matches the current batch/task on arrival is answered in the
-//! next cycle (latency 1; `resp_valid` comes from a register). A second request is accounted in
-//! the cycle it arrives if its response has been (or is being) sent. With both messages waiting
-//! in the table, SSYNC sustains one response and one accounted batch/task per cycle. Between
-//! operations: 2 cycles (end detect, load next); an offset bundle between them adds 1 cycle
-//! (2 if its word was written in the cycle it was read, see above). One command per cycle.
+//! Timing: a first request that is current when it arrives is answered [`RESPONSE_LATENCY`]
+//! (4) cycles later (`resp_valid` from the response queue). With both messages of the current
+//! batch/task in the table, it is answered and accounted in the same cycle, and the next one is
+//! matched in the next cycle: SSYNC sustains one response and one accounted batch/task per
+//! cycle (the queues' room is judged from registers and allows a push every cycle while the
+//! receiver takes one). A second request that arrives after the response is accounted (C) in the
+//! cycle it arrives; `commit` / `commit_overflow` and the SSOBOs follow three cycles
+//! later. Between operations: the end is seen one cycle after the last batch is accounted, the
+//! next operation loads in the cycle after, and matching resumes one cycle after the load; an
+//! offset bundle between them adds one cycle (two if its word was written in the cycle its
+//! slot was read). One command per cycle.
 use crate::msg::{FirstRequest, Msg128};
-use crate::stream_out::fit_check::FitCheck;
 use crate::stream_out::msg_table::MsgTable;
 pub use crate::stream_out::msg_table::{
     VIOL_DUPLICATE_SECOND, VIOL_NONE, VIOL_OUTSIDE_OPERATION, VIOL_SECOND_WITHOUT_FIRST,
 };
 use crate::stream_out::op_fifo::OpFifo;
 pub use crate::stream_out::op_fifo::{CMD_DISABLE, CMD_ENABLE, CMD_OFFSET, CMD_WORK};
+use crate::stream_out::ssobo_account::SsoboAccount;
+use crate::widgets::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;
+
+/// Cycles from a first request that is current when it arrives to `resp_valid` (SO-14's
+/// in-order latency): written into the table, matched and answered, entered into the response
+/// queue with the SSOBOs, out of the queue.
+pub const RESPONSE_LATENCY: u64 = 4;
 
 #[derive(LogicBlock)]
 pub struct Ssync<
@@ -148,31 +165,60 @@ pub struct Ssync<
     // sub-blocks
     op_fifo: OpFifo<OPS, OP_BITS, FILL_BITS>,
     msg_table: MsgTable<SO_UNITS, SRC_BITS>,
-    fit_check: FitCheck,
-    // SSOBOs, current batch/task
-    ssobo_reg: DFF<Msg128>,
+    account: SsoboAccount,
+    // current batch/task (b, t), with b+1 and t+1 kept beside them
     current_batch_id_reg: DFF<Bits<14>>,
+    current_batch_next: DFF<Bits<14>>,
     current_task_reg: DFF<Bits<10>>,
+    current_task_next: DFF<Bits<10>>,
+    /// How the current batch/task moved last cycle (none / next task / next batch), each
+    /// gated with "an operation is served": the message table's match selects.
+    sel_same: DFF<Bit>,
+    sel_task: DFF<Bit>,
+    sel_batch: DFF<Bit>,
     /// An operation is being served (loaded from the FIFO head, its end not yet reached).
     op_active_reg: DFF<Bit>,
+    /// The operation ends this cycle (its end batch became current last cycle).
+    op_done: DFF<Bit>,
     /// An operation has been loaded since reset: `current_batch_id_reg` orders the batch IDs.
     started: DFF<Bit>,
-    // output registers
-    resp_valid_reg: DFF<Bit>,
-    resp_data_reg: DFF<Msg128>,
-    resp_dest_reg: DFF<Bits<SRC_BITS>>,
+    // the first request written last cycle (probed against the operation FIFO), the work
+    // token accepted outside every operation last cycle
+    arrival_valid: DFF<Bit>,
+    arrival_source: DFF<Bits<SRC_BITS>>,
+    arrival_batch: DFF<Bits<14>>,
+    unstreamed_valid: DFF<Bit>,
+    unstreamed_batch: DFF<Bits<14>>,
+    /// The probe's answer for last cycle's arrival: outside every operation (registered).
+    outside_valid: DFF<Bit>,
+    outside_source: DFF<Bits<SRC_BITS>>,
+    /// Responses decided one and two cycles ago (to `resp_pending*_dest`): the older enters
+    /// the response queue now, with the accounting stages' `ssobo_next`.
+    resp_pending: DFF<Bit>,
+    resp_pending_dest: DFF<Bits<SRC_BITS>>,
+    resp_pending2: DFF<Bit>,
+    resp_pending2_dest: DFF<Bits<SRC_BITS>>,
+    /// Response queue (4 entries: one leaving, one entering, two decided), data and
+    /// destination in lockstep.
+    resp_queue: StreamFifo<Msg128, 4, 2, 3>,
+    resp_queue_dest: StreamFifo<Bits<SRC_BITS>, 4, 2, 3>,
+    // retire queue: output register and skid register
     retire_valid_reg: DFF<Bit>,
     retire_batch_id_reg: DFF<Bits<14>>,
-    stat_needed_reg: DFF<Msg128>,
-    stat_written_reg: DFF<Msg128>,
-    overflow_count_reg: DFF<Bits<16>>,
+    retire_skid_valid: DFF<Bit>,
+    retire_skid_batch: DFF<Bits<14>>,
     violation_reg: DFF<Bit>,
     violation_code_reg: DFF<Bits<3>>,
     // combinational
-    operation_done: Signal<Local, Bit>,
-    overflow_any: Signal<Local, Bit>,
+    load_now: Signal<Local, Bit>,
+    offset_now: Signal<Local, Bit>,
+    keep_active: Signal<Local, Bit>,
+    end_same: Signal<Local, Bit>,
+    end_next: Signal<Local, Bit>,
+    serve_same: Signal<Local, Bit>,
+    serve_next: Signal<Local, Bit>,
+    retire_pop: Signal<Local, Bit>,
     code_none: Constant<Bits<3>>,
-    zero_msg: Constant<Msg128>,
 }
 
 impl<
@@ -229,26 +275,45 @@ impl<
             violation_code: Default::default(),
             op_fifo: Default::default(),
             msg_table: Default::default(),
-            fit_check: Default::default(),
-            ssobo_reg: Default::default(),
+            account: Default::default(),
             current_batch_id_reg: Default::default(),
+            current_batch_next: Default::default(),
             current_task_reg: Default::default(),
+            current_task_next: Default::default(),
+            sel_same: Default::default(),
+            sel_task: Default::default(),
+            sel_batch: Default::default(),
             op_active_reg: Default::default(),
+            op_done: Default::default(),
             started: Default::default(),
-            resp_valid_reg: Default::default(),
-            resp_data_reg: Default::default(),
-            resp_dest_reg: Default::default(),
+            arrival_valid: Default::default(),
+            arrival_source: Default::default(),
+            arrival_batch: Default::default(),
+            unstreamed_valid: Default::default(),
+            unstreamed_batch: Default::default(),
+            outside_valid: Default::default(),
+            outside_source: Default::default(),
+            resp_pending: Default::default(),
+            resp_pending_dest: Default::default(),
+            resp_pending2: Default::default(),
+            resp_pending2_dest: Default::default(),
+            resp_queue: Default::default(),
+            resp_queue_dest: Default::default(),
             retire_valid_reg: Default::default(),
             retire_batch_id_reg: Default::default(),
-            stat_needed_reg: Default::default(),
-            stat_written_reg: Default::default(),
-            overflow_count_reg: Default::default(),
+            retire_skid_valid: Default::default(),
+            retire_skid_batch: Default::default(),
             violation_reg: Default::default(),
             violation_code_reg: Default::default(),
-            operation_done: Default::default(),
-            overflow_any: Default::default(),
+            load_now: Default::default(),
+            offset_now: Default::default(),
+            keep_active: Default::default(),
+            end_same: Default::default(),
+            end_next: Default::default(),
+            serve_same: Default::default(),
+            serve_next: Default::default(),
+            retire_pop: Default::default(),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
-            zero_msg: Constant::new(Msg128::default()),
         }
     }
 }
@@ -261,28 +326,43 @@ impl<
         const FILL_BITS: usize,
     > Logic for Ssync<SO_UNITS, SRC_BITS, OPS, OP_BITS, FILL_BITS>
 {
+    /// Long because one `#[hdl_gen]` function wires three sub-blocks and holds the current
+    /// batch/task, the operation's load and end, and the two output queues.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
             self,
             clock,
-            ssobo_reg,
             current_batch_id_reg,
+            current_batch_next,
             current_task_reg,
+            current_task_next,
+            sel_same,
+            sel_task,
+            sel_batch,
             op_active_reg,
+            op_done,
             started,
-            resp_valid_reg,
-            resp_data_reg,
-            resp_dest_reg,
+            arrival_valid,
+            arrival_source,
+            arrival_batch,
+            unstreamed_valid,
+            unstreamed_batch,
+            outside_valid,
+            outside_source,
+            resp_pending,
+            resp_pending_dest,
+            resp_pending2,
+            resp_pending2_dest,
             retire_valid_reg,
             retire_batch_id_reg,
-            stat_needed_reg,
-            stat_written_reg,
-            overflow_count_reg,
+            retire_skid_valid,
+            retire_skid_batch,
             violation_reg,
             violation_code_reg
         );
-        // Operation FIFO: the WDU's commands in, the head out.
+        // Operation FIFO: the WDU's commands in, the head out; the probe of last cycle's
+        // arrival (SO-13: a request for a batch outside every operation is flagged).
         self.op_fifo.clock.next = self.clock.val();
         self.op_fifo.reset.next = self.reset.val();
         self.op_fifo.cmd_valid.next = self.cmd_valid.val();
@@ -290,7 +370,8 @@ impl<
         self.op_fifo.cmd_batch_id.next = self.cmd_batch_id.val();
         self.op_fifo.cmd_offsets.next = self.cmd_offsets.val();
         self.cmd_ready.next = self.op_fifo.cmd_ready.val();
-        // Message table: the requests in, the current batch/task.
+        self.op_fifo.probe_batch.next = self.arrival_batch.q.val();
+        // Message table: every input from a port or a register of this block.
         self.msg_table.clock.next = self.clock.val();
         self.msg_table.reset.next = self.reset.val();
         self.msg_table.first_valid.next = self.first_valid.val();
@@ -302,147 +383,192 @@ impl<
         self.msg_table.second_source.next = self.second_source.val();
         self.second_ready.next = self.msg_table.second_ready.val();
         self.msg_table.current_batch.next = self.current_batch_id_reg.q.val();
+        self.msg_table.current_batch_next.next = self.current_batch_next.q.val();
         self.msg_table.current_task.next = self.current_task_reg.q.val();
+        self.msg_table.current_task_next.next = self.current_task_next.q.val();
         self.msg_table.started.next = self.started.q.val();
-        // SO-13: a request for a batch outside every operation is flagged, never left waiting.
-        self.op_fifo.probe_batch.next = self.first_data.val().batch_id;
-        self.msg_table.arrival_outside.next =
-            self.op_fifo.probe_issued.val() & !self.op_fifo.probe_covered.val();
-        self.msg_table.unstreamed_valid.next = self.op_fifo.unstreamed_valid.val();
-        self.msg_table.unstreamed_batch.next = self.op_fifo.unstreamed_batch.val();
-        // Output registers drain.
-        if self.resp_valid_reg.q.val() & self.resp_ready.val() {
-            self.resp_valid_reg.d.next = false;
-        }
-        if self.retire_valid_reg.q.val() & self.retire_ready.val() {
-            self.retire_valid_reg.d.next = false;
-        }
-        // The current operation ends at the first batch ID after it.
-        self.operation_done.next = self.op_active_reg.q.val()
-            & self.op_fifo.head_end_known.val()
-            & (self.op_fifo.head_end.val() == self.current_batch_id_reg.q.val());
-        // Inputs of the message table, each from registers and ports only (no logic shared with
-        // what reads the table's outputs, so the Verilog has no false combinational loop):
-        // entries are matched while an operation is served (active, its end not reached), and
-        // answered / accounted when the response / retire register is free this cycle.
-        // The current batch must also have been given out (its work token seen), so that no
-        // request is answered ahead of the `D` that may end the operation before it.
-        self.msg_table.serving.next = self.op_active_reg.q.val()
-            & !(self.op_fifo.head_end_known.val()
-                & (self.op_fifo.head_end.val() == self.current_batch_id_reg.q.val()))
-            & (self.current_batch_id_reg.q.val() != self.op_fifo.next_work_id.val());
-        self.msg_table.resp_free.next = !self.resp_valid_reg.q.val() | self.resp_ready.val();
-        self.msg_table.retire_free.next = !self.retire_valid_reg.q.val() | self.retire_ready.val();
-        // SO-12: does the batch/task fit in every buffer? (the shared test, as in the SO unit)
-        self.fit_check.offsets.next = self.ssobo_reg.q.val();
-        self.fit_check.bytes.next = self.msg_table.selected_sbbn.val();
-        self.fit_check.size.next = self.buffer_size.val();
-        self.overflow_any.next = !self.fit_check.fits.val();
-        self.commit.next = self.msg_table.commit_now.val();
-        self.commit_overflow.next = self.msg_table.commit_now.val() & self.overflow_any.val();
-        if self.msg_table.respond_now.val() {
-            self.resp_valid_reg.d.next = true;
-            self.resp_data_reg.d.next = self.ssobo_reg.q.val();
-            self.resp_dest_reg.d.next = self.msg_table.selected_unit.val();
-        }
-        if self.msg_table.commit_now.val() {
-            self.stat_needed_reg.d.next.lane0 =
-                self.stat_needed_reg.q.val().lane0 + self.msg_table.selected_sbbn.val().lane0;
-            self.stat_needed_reg.d.next.lane1 =
-                self.stat_needed_reg.q.val().lane1 + self.msg_table.selected_sbbn.val().lane1;
-            self.stat_needed_reg.d.next.lane2 =
-                self.stat_needed_reg.q.val().lane2 + self.msg_table.selected_sbbn.val().lane2;
-            self.stat_needed_reg.d.next.lane3 =
-                self.stat_needed_reg.q.val().lane3 + self.msg_table.selected_sbbn.val().lane3;
-            if self.overflow_any.val() {
-                self.overflow_count_reg.d.next = self.overflow_count_reg.q.val() + bits::<16>(1);
-            } else {
-                self.ssobo_reg.d.next.lane0 =
-                    self.ssobo_reg.q.val().lane0 + self.msg_table.selected_sbbn.val().lane0;
-                self.ssobo_reg.d.next.lane1 =
-                    self.ssobo_reg.q.val().lane1 + self.msg_table.selected_sbbn.val().lane1;
-                self.ssobo_reg.d.next.lane2 =
-                    self.ssobo_reg.q.val().lane2 + self.msg_table.selected_sbbn.val().lane2;
-                self.ssobo_reg.d.next.lane3 =
-                    self.ssobo_reg.q.val().lane3 + self.msg_table.selected_sbbn.val().lane3;
-                self.stat_written_reg.d.next.lane0 =
-                    self.stat_written_reg.q.val().lane0 + self.msg_table.selected_sbbn.val().lane0;
-                self.stat_written_reg.d.next.lane1 =
-                    self.stat_written_reg.q.val().lane1 + self.msg_table.selected_sbbn.val().lane1;
-                self.stat_written_reg.d.next.lane2 =
-                    self.stat_written_reg.q.val().lane2 + self.msg_table.selected_sbbn.val().lane2;
-                self.stat_written_reg.d.next.lane3 =
-                    self.stat_written_reg.q.val().lane3 + self.msg_table.selected_sbbn.val().lane3;
-            }
-            if self.msg_table.selected_last.val() {
-                self.current_batch_id_reg.d.next =
-                    self.current_batch_id_reg.q.val() + bits::<14>(1);
-                self.current_task_reg.d.next = bits::<10>(0);
-                self.retire_valid_reg.d.next = true;
-                self.retire_batch_id_reg.d.next = self.current_batch_id_reg.q.val();
-            } else {
-                self.current_task_reg.d.next = self.current_task_reg.q.val() + bits::<10>(1);
-            }
-        }
-        // Serve the head of the operation FIFO: apply an offset bundle, or load an operation.
-        if !self.op_active_reg.q.val() & !self.op_fifo.empty.val() {
-            if self.op_fifo.head_is_offset.val() {
-                if self.op_fifo.head_word_ok.val() {
-                    self.ssobo_reg.d.next = self.op_fifo.head_word.val();
-                }
-            } else {
-                self.op_active_reg.d.next = true;
-                self.started.d.next = true;
-                self.current_batch_id_reg.d.next = self.op_fifo.head_start.val();
-                self.current_task_reg.d.next = bits::<10>(0);
-            }
-        }
-        if self.operation_done.val() {
-            self.op_active_reg.d.next = false;
-        }
-        // The head is done: an offset bundle applied, or the operation ended. Assigned once (a
-        // glitch on a sub-block input re-runs its always block, whose glitching outputs re-run
-        // this one: an endless zero-delay loop in an event-driven simulator such as Icarus).
-        self.op_fifo.pop.next = (!self.op_active_reg.q.val()
+        self.msg_table.sel_same.next = self.sel_same.q.val();
+        self.msg_table.sel_task.next = self.sel_task.q.val();
+        self.msg_table.sel_batch.next = self.sel_batch.q.val();
+        // Room for a response decided now: it enters the queue two cycles later, after the
+        // two decided before it (the queue's fill and the pending responses are registers).
+        self.msg_table.resp_free.next = (self.resp_queue.fill.val() < bits::<3>(2))
+            | ((self.resp_queue.fill.val() == bits::<3>(2))
+                & !(self.resp_pending.q.val() & self.resp_pending2.q.val()))
+            | ((self.resp_queue.fill.val() == bits::<3>(3))
+                & !self.resp_pending.q.val()
+                & !self.resp_pending2.q.val());
+        self.msg_table.retire_free.next = !self.retire_skid_valid.q.val();
+        self.outside_valid.d.next = self.arrival_valid.q.val()
+            & self.op_fifo.probe_issued.val()
+            & !self.op_fifo.probe_covered.val();
+        self.outside_source.d.next = self.arrival_source.q.val();
+        self.msg_table.arrival_outside.next = self.outside_valid.q.val();
+        self.msg_table.arrival_source.next = self.outside_source.q.val();
+        self.msg_table.unstreamed_valid.next = self.unstreamed_valid.q.val();
+        self.msg_table.unstreamed_batch.next = self.unstreamed_batch.q.val();
+        self.arrival_valid.d.next = self.msg_table.first_written.val();
+        self.arrival_source.d.next = self.first_source.val();
+        self.arrival_batch.d.next = self.first_data.val().batch_id;
+        self.unstreamed_valid.d.next = self.op_fifo.unstreamed_valid.val();
+        self.unstreamed_batch.d.next = self.op_fifo.unstreamed_batch.val();
+        // Serve the head of the operation FIFO while no operation is active: load an
+        // operation, or send an offset bundle to the accounting stage. The head is popped when
+        // the bundle is sent or the operation ends.
+        self.load_now.next = !self.op_active_reg.q.val()
+            & !self.op_fifo.empty.val()
+            & !self.op_fifo.head_is_offset.val();
+        self.offset_now.next = !self.op_active_reg.q.val()
             & !self.op_fifo.empty.val()
             & self.op_fifo.head_is_offset.val()
-            & self.op_fifo.head_word_ok.val())
-            | self.operation_done.val();
+            & self.op_fifo.head_word_ok.val()
+            & !self.account.pause.val();
+        self.op_fifo.pop.next = self.offset_now.val() | self.op_done.q.val();
+        // Accounting stages (SO-7, SO-12): the decision now, the accounted batch/task's SBBN
+        // one cycle later from the message table's RAM, or the bundle's word now.
+        self.account.clock.next = self.clock.val();
+        self.account.reset.next = self.reset.val();
+        self.account.buffer_size.next = self.buffer_size.val();
+        self.account.in_commit.next = self.msg_table.commit_now.val();
+        self.account.in_offset.next = self.offset_now.val();
+        self.account.in_word.next = self.op_fifo.head_word.val();
+        self.account.in_sbbn_late.next = self.msg_table.selected_sbbn.val();
+        self.account.in_nonzero.next = self.msg_table.selected_nonzero.val();
+        // The current batch/task: loaded with the operation, advanced by an accounted one.
+        if self.op_done.q.val() {
+            self.op_active_reg.d.next = false;
+        }
+        if self.load_now.val() {
+            self.op_active_reg.d.next = true;
+            self.started.d.next = true;
+            self.current_batch_id_reg.d.next = self.op_fifo.head_start.val();
+            self.current_batch_next.d.next = self.op_fifo.head_start.val() + bits::<14>(1);
+            self.current_task_reg.d.next = bits::<10>(0);
+            self.current_task_next.d.next = bits::<10>(1);
+        }
+        if self.msg_table.commit_now.val() {
+            if self.msg_table.commit_last.val() {
+                self.current_batch_id_reg.d.next = self.current_batch_next.q.val();
+                self.current_batch_next.d.next = self.current_batch_next.q.val() + bits::<14>(1);
+                self.current_task_reg.d.next = bits::<10>(0);
+                self.current_task_next.d.next = bits::<10>(1);
+            } else {
+                self.current_task_reg.d.next = self.current_task_next.q.val();
+                self.current_task_next.d.next = self.current_task_next.q.val() + bits::<10>(1);
+            }
+        }
+        // Next cycle's match selects and operation end, from this cycle's registers. The
+        // current batch is served while the operation is active, its end not reached, the batch
+        // given out (its work token seen, so nothing is answered ahead of a `D` that may end
+        // the operation before it) and the buffer sizes steady. A flag read one cycle stale
+        // errs only towards waiting: the end is written with the next work ID, which is then
+        // not given out.
+        self.keep_active.next = self.op_active_reg.q.val() & !self.op_done.q.val();
+        self.end_same.next = self.op_fifo.head_end_known.val()
+            & (self.op_fifo.head_end.val() == self.current_batch_id_reg.q.val());
+        self.end_next.next = self.op_fifo.head_end_known.val()
+            & (self.op_fifo.head_end.val() == self.current_batch_next.q.val());
+        self.serve_same.next = self.keep_active.val()
+            & !self.end_same.val()
+            & (self.current_batch_id_reg.q.val() != self.op_fifo.next_work_id.val())
+            & !self.account.pause_next.val();
+        self.serve_next.next = self.keep_active.val()
+            & !self.end_next.val()
+            & (self.current_batch_next.q.val() != self.op_fifo.next_work_id.val())
+            & !self.account.pause_next.val();
+        self.sel_same.d.next = !self.msg_table.commit_now.val() & self.serve_same.val();
+        self.sel_task.d.next = self.msg_table.commit_now.val()
+            & !self.msg_table.commit_last.val()
+            & self.serve_same.val();
+        self.sel_batch.d.next = self.msg_table.commit_last.val() & self.serve_next.val();
+        self.op_done.d.next = self.keep_active.val()
+            & ((self.msg_table.commit_last.val() & self.end_next.val())
+                | (!self.msg_table.commit_last.val() & self.end_same.val()));
+        // Response queue (SO-6): a response decided two cycles ago enters with the SSOBOs after
+        // every batch/task accounted before it (`ssobo_next`, see `SsoboAccount`).
+        self.resp_pending.d.next = self.msg_table.respond_now.val();
+        self.resp_pending_dest.d.next = self.msg_table.selected_unit.val();
+        self.resp_pending2.d.next = self.resp_pending.q.val();
+        self.resp_pending2_dest.d.next = self.resp_pending_dest.q.val();
+        self.resp_queue.clock.next = self.clock.val();
+        self.resp_queue.reset.next = self.reset.val();
+        self.resp_queue.wr_valid.next = self.resp_pending2.q.val();
+        self.resp_queue.wr_data.next = self.account.ssobo_next.val();
+        self.resp_queue.rd_ready.next = self.resp_ready.val();
+        self.resp_queue_dest.clock.next = self.clock.val();
+        self.resp_queue_dest.reset.next = self.reset.val();
+        self.resp_queue_dest.wr_valid.next = self.resp_pending2.q.val();
+        self.resp_queue_dest.wr_data.next = self.resp_pending2_dest.q.val();
+        self.resp_queue_dest.rd_ready.next = self.resp_ready.val();
+        // Retire queue (SO-2): after the last task of a streamed batch.
+        // The ID registers load whenever their contents may change (output register empty or
+        // taken, skid register empty), so their enables do not wait for the decision; only
+        // the valid bits do.
+        self.retire_pop.next = self.retire_valid_reg.q.val() & self.retire_ready.val();
+        if !self.retire_valid_reg.q.val() | self.retire_pop.val() {
+            self.retire_batch_id_reg.d.next = self.current_batch_id_reg.q.val();
+            if self.retire_skid_valid.q.val() {
+                self.retire_batch_id_reg.d.next = self.retire_skid_batch.q.val();
+            }
+        }
+        if !self.retire_skid_valid.q.val() {
+            self.retire_skid_batch.d.next = self.current_batch_id_reg.q.val();
+        }
+        if self.retire_skid_valid.q.val() {
+            if self.retire_pop.val() {
+                self.retire_skid_valid.d.next = false;
+            }
+        } else if self.msg_table.commit_last.val() {
+            if !self.retire_valid_reg.q.val() | self.retire_pop.val() {
+                self.retire_valid_reg.d.next = true;
+            } else {
+                self.retire_skid_valid.d.next = true;
+            }
+        } else if self.retire_pop.val() {
+            self.retire_valid_reg.d.next = false;
+        }
         self.violation_reg.d.next = self.msg_table.violation.val();
         self.violation_code_reg.d.next = self.msg_table.violation_code.val();
         // Outputs.
-        self.resp_valid.next = self.resp_valid_reg.q.val();
-        self.resp_data.next = self.resp_data_reg.q.val();
-        self.resp_dest.next = self.resp_dest_reg.q.val();
+        self.resp_valid.next = self.resp_queue.rd_valid.val();
+        self.resp_data.next = self.resp_queue.rd_data.val();
+        self.resp_dest.next = self.resp_queue_dest.rd_data.val();
         self.retire_valid.next = self.retire_valid_reg.q.val();
         self.retire_batch_id.next = self.retire_batch_id_reg.q.val();
-        self.ssobo.next = self.ssobo_reg.q.val();
+        self.ssobo.next = self.account.ssobo.val();
         self.current_batch_id.next = self.current_batch_id_reg.q.val();
         self.current_task.next = self.current_task_reg.q.val();
         self.op_active.next = self.op_active_reg.q.val();
         self.op_fill.next = self.op_fifo.fill.val();
         self.op_full.next = self.op_fifo.full.val();
         self.outstanding.next = self.msg_table.outstanding.val();
-        self.stat_needed.next = self.stat_needed_reg.q.val();
-        self.stat_written.next = self.stat_written_reg.q.val();
-        self.overflow_count.next = self.overflow_count_reg.q.val();
+        self.stat_needed.next = self.account.stat_needed.val();
+        self.stat_written.next = self.account.stat_written.val();
+        self.overflow_count.next = self.account.overflow_count.val();
+        self.commit.next = self.account.commit.val();
+        self.commit_overflow.next = self.account.commit_overflow.val();
         self.violation.next = self.violation_reg.q.val();
         self.violation_code.next = self.violation_code_reg.q.val();
         // Synchronous reset.
         if self.reset.val() {
-            self.ssobo_reg.d.next = self.zero_msg.val();
-            self.stat_needed_reg.d.next = self.zero_msg.val();
-            self.stat_written_reg.d.next = self.zero_msg.val();
             self.current_batch_id_reg.d.next = bits::<14>(0);
+            self.current_batch_next.d.next = bits::<14>(1);
             self.current_task_reg.d.next = bits::<10>(0);
+            self.current_task_next.d.next = bits::<10>(1);
+            self.sel_same.d.next = false;
+            self.sel_task.d.next = false;
+            self.sel_batch.d.next = false;
             self.op_active_reg.d.next = false;
+            self.op_done.d.next = false;
             self.started.d.next = false;
-            self.resp_valid_reg.d.next = false;
-            self.resp_dest_reg.d.next = bits::<SRC_BITS>(0);
-            self.resp_data_reg.d.next = self.zero_msg.val();
+            self.arrival_valid.d.next = false;
+            self.unstreamed_valid.d.next = false;
+            self.outside_valid.d.next = false;
+            self.resp_pending.d.next = false;
+            self.resp_pending2.d.next = false;
             self.retire_valid_reg.d.next = false;
             self.retire_batch_id_reg.d.next = bits::<14>(0);
-            self.overflow_count_reg.d.next = bits::<16>(0);
+            self.retire_skid_valid.d.next = false;
             self.violation_reg.d.next = false;
             self.violation_code_reg.d.next = self.code_none.val();
         }

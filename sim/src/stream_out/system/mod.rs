@@ -44,9 +44,9 @@ mod watch;
 mod wdu;
 
 use super::golden::SsyncScoreboard;
-use crate::harness::Harness;
+use crate::harness::{Harness, PortTrace};
 use crate::scenario::RunError;
-use crate::tb::{finish_waves, TbOutput};
+use crate::tb::{finish_waves, harness, TbOutput};
 use crate::trace::TraceWriter;
 use cluster::{check_violation, to_err, viol, Cluster};
 use memory::FrameBuffer;
@@ -67,30 +67,51 @@ pub fn run_plan(
     trace: &mut TraceWriter,
     vcd: Option<&Path>,
 ) -> Result<SysResult, RunError> {
-    match plan.so_units {
-        1 => simulate::<1, 1>(plan, trace, vcd),
-        2 => simulate::<2, 1>(plan, trace, vcd),
-        3..=4 => simulate::<4, 2>(plan, trace, vcd),
-        5..=8 => simulate::<8, 3>(plan, trace, vcd),
-        9..=16 => simulate::<16, 4>(plan, trace, vcd),
+    let r = match plan.so_units {
+        1 => simulate::<1, 1>(plan, trace, vcd, false),
+        2 => simulate::<2, 1>(plan, trace, vcd, false),
+        3..=4 => simulate::<4, 2>(plan, trace, vcd, false),
+        5..=8 => simulate::<8, 3>(plan, trace, vcd, false),
+        9..=16 => simulate::<16, 4>(plan, trace, vcd, false),
         n => Err(RunError::invalid(
             "config.so_units",
             format!("{} is not in 1..=16", n),
         )),
+    };
+    r.map(|(res, _)| res)
+}
+
+/// Run a plan on the 4-SO-unit cluster (the exported `so_cluster`) and record its ports every
+/// cycle, for co-simulation of the exported Verilog.
+pub fn run_plan_recording_ports(
+    plan: &Plan,
+    trace: &mut TraceWriter,
+) -> Result<(SysResult, PortTrace), RunError> {
+    if !(3..=4).contains(&plan.so_units) {
+        return Err(RunError::invalid(
+            "config.so_units",
+            format!("{} is not 3 or 4 (the exported cluster)", plan.so_units),
+        ));
     }
+    let (res, ports) = simulate::<4, 2>(plan, trace, None, true)?;
+    let ports = ports.ok_or_else(|| RunError::Output("no port trace".into()))?;
+    Ok((res, ports))
 }
 
 fn simulate<const N: usize, const S: usize>(
     plan: &Plan,
     trace: &mut TraceWriter,
     vcd: Option<&Path>,
-) -> Result<SysResult, RunError> {
-    let mut h = Harness::new(Cluster::<N, S>::default(), |u, c| u.clock.next = c.into());
-    if let Some(p) = vcd {
-        h = h
-            .with_vcd(p, "stream_out")
-            .map_err(|e| RunError::Output(format!("{}: {}", p.display(), e)))?;
-    }
+    record_ports: bool,
+) -> Result<(SysResult, Option<PortTrace>), RunError> {
+    let out = TbOutput { vcd, record_ports };
+    let mut h = harness(
+        Cluster::<N, S>::default(),
+        |u, c| u.clock.next = c.into(),
+        &out,
+        "stream_out",
+    )
+    .map_err(RunError::Output)?;
     let mut sys = System::new(plan, N);
     for cycle in 0..plan.max_cycles {
         if sys.cycle(&mut h, cycle, trace)? {
@@ -99,12 +120,9 @@ fn simulate<const N: usize, const S: usize>(
     }
     sys.finish(&h.uut)?;
     sys.res.shader_stall_cycles = sys.mpc.shaders.stall_cycles;
-    let out = TbOutput {
-        vcd,
-        record_ports: false,
-    };
-    finish_waves(h, &out, |vars| cluster::waves_groups(N, vars)).map_err(RunError::Output)?;
-    Ok(sys.res)
+    let ports =
+        finish_waves(h, &out, |vars| cluster::waves_groups(N, vars)).map_err(RunError::Output)?;
+    Ok((sys.res, ports))
 }
 
 /// One system run: the behavioural models around the cluster and what was seen.

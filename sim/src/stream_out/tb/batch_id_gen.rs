@@ -49,8 +49,12 @@ pub struct IdGenTbResult {
 struct Model {
     next: u16,
     in_flight: Vec<u16>,
-    /// Last cycle's retire messages included a bogus one (`violation` is registered).
+    /// Last cycle's retire messages included a bogus one, and the cycle's before.
     last_bogus: bool,
+    bogus_before_last: bool,
+    /// The IDs retired last cycle (their slots are free from this cycle on in the model's
+    /// next-cycle view, but still busy in this one).
+    retired_last_cycle: Vec<u16>,
 }
 
 /// A retire message of one channel: (ID, whether it is bogus).
@@ -76,11 +80,13 @@ impl Model {
         None
     }
 
-    /// Is the window slot of the next ID held (by an ID in flight or retired this cycle)?
+    /// Is the window slot of the next ID held (by an ID in flight, or retired this cycle or
+    /// last cycle: the generator registers retire messages as they arrive)?
     fn slot_busy(&self, retire: Retire, done: Retire) -> bool {
         const W: usize = 16;
         self.in_flight
             .iter()
+            .chain(self.retired_last_cycle.iter())
             .chain(retire.iter().filter(|r| !r.1).map(|r| &r.0))
             .chain(done.iter().filter(|r| !r.1).map(|r| &r.0))
             .any(|&id| id as usize % W == self.next as usize % W)
@@ -102,6 +108,8 @@ pub fn run_batch_id_gen(tb: &IdGenTb, out: &TbOutput) -> Result<IdGenTbResult, S
         next: 0,
         in_flight: vec![],
         last_bogus: false,
+        bogus_before_last: false,
+        retired_last_cycle: vec![],
     };
     let mut res = IdGenTbResult::default();
     for cycle in 0..tb.cycles {
@@ -153,16 +161,24 @@ fn check(
             next
         ));
     }
-    // `violation` is registered: it answers last cycle's retire messages.
+    // `violation` answers the retire messages of two cycles ago (input register, then the
+    // violation register).
     let bogus = retire.is_some_and(|r| r.1) || done.is_some_and(|r| r.1);
-    if u.violation.val() != model.last_bogus {
+    if u.violation.val() != model.bogus_before_last {
         return Err(format!(
-            "violation {} for last cycle's bogus retire {}",
+            "violation {} for the bogus retire of two cycles ago {}",
             u.violation.val(),
-            model.last_bogus
+            model.bogus_before_last
         ));
     }
+    model.bogus_before_last = model.last_bogus;
     model.last_bogus = bogus;
+    model.retired_last_cycle = retire
+        .iter()
+        .chain(done.iter())
+        .filter(|r| !r.1)
+        .map(|r| r.0)
+        .collect();
     res.violations += bogus as u64;
     if slot_busy {
         res.stall_cycles += 1;

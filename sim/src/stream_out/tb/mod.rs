@@ -17,7 +17,22 @@ pub mod ssync;
 use crate::eda::export::{verilog_of, Unit};
 use crate::harness::PortTrace;
 use crate::tb::TbOutput;
+use ppu_hdl::stream_out::so_cluster::SoCluster;
 use ppu_hdl::stream_out::so_unit::SoUnit;
+
+/// The exported stream-out top block: the system simulation's 4-SO-unit cluster (operation
+/// FIFO of 8, 64 batch IDs in flight).
+pub type RefCluster = SoCluster<4, 2, 8, 3, 4, 64, 6>;
+
+/// The built-in stream-out scenario on the cluster, its ports recorded every cycle.
+fn cosim_cluster() -> Result<PortTrace, String> {
+    let plan = crate::stream_out::scenario::plan(&crate::stream_out::scenario::builtin(), 1)
+        .map_err(|e| e.to_string())?;
+    let mut trace = crate::trace::TraceWriter::memory();
+    let (_, ports) = crate::stream_out::system::run_plan_recording_ports(&plan, &mut trace)
+        .map_err(|e| e.to_string())?;
+    Ok(ports)
+}
 
 /// Where a co-simulation run writes: ports recorded, no waves.
 fn cosim_out() -> TbOutput<'static> {
@@ -61,6 +76,13 @@ pub fn export_units() -> Vec<Unit> {
             summary: "crossbar of 4 SO units to SSYNC and responses back",
             verilog: || verilog_of(so_crossbar::RefCrossbar::default(), "so_crossbar"),
             cosim_trace: || trace_of(so_crossbar::cosim_run(&cosim_out())?.ports),
+        },
+        Unit {
+            name: "so_cluster",
+            mechanism: "stream-out",
+            summary: "top block: batch-ID generator, SSYNC, crossbar and 4 SO units (SO-1..SO-13)",
+            verilog: || verilog_of(RefCluster::default(), "so_cluster"),
+            cosim_trace: cosim_cluster,
         },
     ]
 }

@@ -1,0 +1,432 @@
+//! `SsoboAccount` — SSYNC's accounting stages: the four SSOBOs, the SO-12 fit test and the
+//! needed/written/overflow statistics (SPEC SO-6, SO-7, SO-12); a sub-block of
+//! [`Ssync`](crate::stream_out::ssync::Ssync).
+//!
+//! What it does: SSYNC decides to account a batch/task (`in_commit`, with which lanes of its
+//! SBBN are non-zero, `in_nonzero`; the SBBN itself comes one cycle later, `in_sbbn_late`, read
+//! from the message table's block RAM) or to apply an offset bundle (`in_offset`, the new
+//! SSOBOs in `in_word`); this block applies it in three register stages:
+//! - stage R (the cycle after the decision): the SBBN arrives from the RAM and is registered;
+//! - stage F (one cycle later): the SO-12 fit test and the headroom;
+//! - stage S (one cycle later): the SSOBOs and the statistics. An offset bundle replaces the
+//!   SSOBOs; an accounted batch/task always adds its SBBN to `stat_needed`, and if it fits it
+//!   adds it to the SSOBOs and `stat_written`, otherwise the SSOBOs stay and `overflow_count`
+//!   increments (`commit` / `commit_overflow` show it in this cycle).
+//! `ssobo_next` is stage S's next SSOBO value: two cycles after a decision it holds the
+//! SSOBOs after every step decided before that decision, which is what a response decided
+//! with it carries (SO-6).
+//!
+//! Fit test (SO-12), the same definition as [`FitCheck`](crate::stream_out::fit_check::FitCheck)
+//! (which the SO unit applies to the SSOBOs of its response, so the two agree): lane i fits
+//! when SBBN\[i\] = 0, or SSOBO\[i\] + SBBN\[i\] <= size\[i\]. Kept to one compare per lane on the
+//! loop: a register per lane holds the headroom size\[i\] - SSOBO\[i\] and whether SSOBO\[i\] is
+//! past size\[i\] (`past_end`); a fitting batch/task subtracts its SBBN from the headroom (stage
+//! F) and adds it to the SSOBO (stage S). Whenever both stages are idle the headroom is
+//! recomputed from the registered size and the SSOBOs. A change of `buffer_size` (API state) is
+//! registered and raises `pause_next` in its cycle and the two after, and `pause` in the three
+//! cycles after it: the parent decides nothing while paused, so the stages go idle and the
+//! headroom follows the new size before the next batch/task is tested. Reading: a batch/task is tested against
+//! `buffer_size` as it was when its accounting was decided, or later.
+//!
+//! Ports: `clock`, `reset`; `buffer_size`; `in_commit`, `in_offset`, `in_word`, `in_nonzero`,
+//! `in_sbbn_late`;
+//! `ssobo`, `ssobo_next`; `commit` / `commit_overflow`; `stat_needed`, `stat_written`,
+//! `overflow_count`; `pause_next` (combinational from `buffer_size` and a register: decide
+//! nothing next cycle), `pause` (registered: decide nothing this cycle).
+//! Timing: a decision in cycle t is tested in t+2 and reaches `ssobo` in t+4 (`ssobo_next` in
+//! t+3); one step per cycle.
+use crate::msg::Msg128;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock, Default)]
+pub struct SsoboAccount {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub buffer_size: Signal<In, Msg128>,
+    pub in_commit: Signal<In, Bit>,
+    pub in_offset: Signal<In, Bit>,
+    /// The offset bundle's SSOBOs (with `in_offset`).
+    pub in_word: Signal<In, Msg128>,
+    /// The accounted batch/task's SBBN, one cycle after `in_commit` (block-RAM read data).
+    pub in_sbbn_late: Signal<In, Msg128>,
+    pub in_nonzero: Signal<In, Bits<4>>,
+    pub ssobo: Signal<Out, Msg128>,
+    pub ssobo_next: Signal<Out, Msg128>,
+    pub commit: Signal<Out, Bit>,
+    pub commit_overflow: Signal<Out, Bit>,
+    pub stat_needed: Signal<Out, Msg128>,
+    pub stat_written: Signal<Out, Msg128>,
+    pub overflow_count: Signal<Out, Bits<16>>,
+    pub pause_next: Signal<Out, Bit>,
+    pub pause: Signal<Out, Bit>,
+    // stage F: the step to test (registered from the inputs), the headroom
+    // stage R: the decided step while the message table's RAM reads its SBBN
+    read_commit: DFF<Bit>,
+    read_offset: DFF<Bit>,
+    read_word: DFF<Msg128>,
+    read_nonzero: DFF<Bits<4>>,
+    test_commit: DFF<Bit>,
+    test_offset: DFF<Bit>,
+    test_value: DFF<Msg128>,
+    test_nonzero: DFF<Bits<4>>,
+    /// The headroom before the previous step, and that headroom less the previous step's SBBN;
+    /// `took`: the previous step was a batch/task that fit (so the second one is current).
+    room_keep: DFF<Msg128>,
+    room_take: DFF<Msg128>,
+    took: DFF<Bit>,
+    past_end: DFF<Bits<4>>,
+    // stage S: the tested step, the SSOBOs and the statistics
+    apply_commit: DFF<Bit>,
+    apply_offset: DFF<Bit>,
+    apply_fits: DFF<Bit>,
+    apply_value: DFF<Msg128>,
+    ssobo_reg: DFF<Msg128>,
+    stat_needed_reg: DFF<Msg128>,
+    stat_written_reg: DFF<Msg128>,
+    overflow_count_reg: DFF<Bits<16>>,
+    // buffer sizes
+    size_reg: DFF<Msg128>,
+    size_changed: DFF<Bit>,
+    size_changed_before: DFF<Bit>,
+    size_changed_before2: DFF<Bit>,
+    // combinational
+    room0: Signal<Local, Bits<32>>,
+    value0: Signal<Local, Bits<32>>,
+    keep0: Signal<Local, Bits<32>>,
+    take0: Signal<Local, Bits<32>>,
+    fit_keep0: Signal<Local, Bit>,
+    fit_take0: Signal<Local, Bit>,
+    take_keep0: Signal<Local, Bits<32>>,
+    take_take0: Signal<Local, Bits<32>>,
+    room1: Signal<Local, Bits<32>>,
+    value1: Signal<Local, Bits<32>>,
+    keep1: Signal<Local, Bits<32>>,
+    take1: Signal<Local, Bits<32>>,
+    fit_keep1: Signal<Local, Bit>,
+    fit_take1: Signal<Local, Bit>,
+    take_keep1: Signal<Local, Bits<32>>,
+    take_take1: Signal<Local, Bits<32>>,
+    room2: Signal<Local, Bits<32>>,
+    value2: Signal<Local, Bits<32>>,
+    keep2: Signal<Local, Bits<32>>,
+    take2: Signal<Local, Bits<32>>,
+    fit_keep2: Signal<Local, Bit>,
+    fit_take2: Signal<Local, Bit>,
+    take_keep2: Signal<Local, Bits<32>>,
+    take_take2: Signal<Local, Bits<32>>,
+    room3: Signal<Local, Bits<32>>,
+    value3: Signal<Local, Bits<32>>,
+    keep3: Signal<Local, Bits<32>>,
+    take3: Signal<Local, Bits<32>>,
+    fit_keep3: Signal<Local, Bit>,
+    fit_take3: Signal<Local, Bit>,
+    take_keep3: Signal<Local, Bits<32>>,
+    take_take3: Signal<Local, Bits<32>>,
+    fits: Signal<Local, Bit>,
+    value_msg: Signal<Local, Msg128>,
+    size_changing: Signal<Local, Bit>,
+    idle: Signal<Local, Bit>,
+    /// What the headroom is recomputed from: the bundle's SSOBOs, or the SSOBOs when idle.
+    base: Signal<Local, Msg128>,
+    past_end_next: Signal<Local, Bits<4>>,
+    past0: Signal<Local, Bit>,
+    past1: Signal<Local, Bit>,
+    past2: Signal<Local, Bit>,
+    past3: Signal<Local, Bit>,
+}
+
+impl Logic for SsoboAccount {
+    /// Long because the four lanes of every 128-bit register are written out one by one
+    /// (rust-hdl has no loop over a struct's fields).
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            read_commit,
+            read_offset,
+            read_word,
+            read_nonzero,
+            test_commit,
+            test_offset,
+            test_value,
+            test_nonzero,
+            room_keep,
+            room_take,
+            took,
+            past_end,
+            apply_commit,
+            apply_offset,
+            apply_fits,
+            apply_value,
+            ssobo_reg,
+            stat_needed_reg,
+            stat_written_reg,
+            overflow_count_reg,
+            size_reg,
+            size_changed,
+            size_changed_before,
+            size_changed_before2
+        );
+        self.read_commit.d.next = self.in_commit.val();
+        self.read_offset.d.next = self.in_offset.val();
+        self.read_word.d.next = self.in_word.val();
+        self.read_nonzero.d.next = self.in_nonzero.val();
+        // ---- stage R: the step's value, the SBBN from the message table's RAM or the bundle's
+        // word (zero when there is no step: RAM words never read are never used).
+        self.value_msg.next.lane0 = bits::<32>(0);
+        self.value_msg.next.lane1 = bits::<32>(0);
+        self.value_msg.next.lane2 = bits::<32>(0);
+        self.value_msg.next.lane3 = bits::<32>(0);
+        if self.read_commit.q.val() {
+            self.value_msg.next = self.in_sbbn_late.val();
+        }
+        if self.read_offset.q.val() {
+            self.value_msg.next = self.read_word.q.val();
+        }
+        self.test_commit.d.next = self.read_commit.q.val();
+        self.test_offset.d.next = self.read_offset.q.val();
+        self.test_value.d.next = self.value_msg.val();
+        self.test_nonzero.d.next = self.read_nonzero.q.val();
+        self.size_reg.d.next = self.buffer_size.val();
+        self.size_changing.next = self.buffer_size.val() != self.size_reg.q.val();
+        self.size_changed.d.next = self.size_changing.val();
+        self.size_changed_before.d.next = self.size_changed.q.val();
+        self.size_changed_before2.d.next = self.size_changed_before.q.val();
+        self.pause_next.next = self.size_changing.val()
+            | self.size_changed.q.val()
+            | self.size_changed_before.q.val();
+        self.pause.next = self.size_changed.q.val()
+            | self.size_changed_before.q.val()
+            | self.size_changed_before2.q.val();
+        // ---- stage F: the headroom of this step is `room_take` when the previous step fit
+        // (`took`), `room_keep` otherwise. Both candidates are tested and reduced from
+        // registers, and `took` only selects the results: the loop through `took` is one
+        // multiplexer.
+        self.room0.next = self.room_keep.q.val().lane0;
+        self.room1.next = self.room_keep.q.val().lane1;
+        self.room2.next = self.room_keep.q.val().lane2;
+        self.room3.next = self.room_keep.q.val().lane3;
+        if self.took.q.val() {
+            self.room0.next = self.room_take.q.val().lane0;
+            self.room1.next = self.room_take.q.val().lane1;
+            self.room2.next = self.room_take.q.val().lane2;
+            self.room3.next = self.room_take.q.val().lane3;
+        }
+        self.value0.next = self.test_value.q.val().lane0;
+        self.value1.next = self.test_value.q.val().lane1;
+        self.value2.next = self.test_value.q.val().lane2;
+        self.value3.next = self.test_value.q.val().lane3;
+        // SO-12 per lane, against either headroom: nothing to write, or not past the end and
+        // SBBN <= headroom (compared in 16-bit halves that run side by side: two short carry
+        // chains instead of one long one).
+        self.keep0.next = self.room_keep.q.val().lane0;
+        self.take0.next = self.room_take.q.val().lane0;
+        self.fit_keep0.next = !self.test_nonzero.q.val().get_bit(0)
+            | (!self.past_end.q.val().get_bit(0)
+                & ((self.value0.val().get_bits::<16>(16) < self.keep0.val().get_bits::<16>(16))
+                    | ((self.value0.val().get_bits::<16>(16)
+                        == self.keep0.val().get_bits::<16>(16))
+                        & (self.value0.val().get_bits::<16>(0)
+                            <= self.keep0.val().get_bits::<16>(0)))));
+        self.fit_take0.next = !self.test_nonzero.q.val().get_bit(0)
+            | (!self.past_end.q.val().get_bit(0)
+                & ((self.value0.val().get_bits::<16>(16) < self.take0.val().get_bits::<16>(16))
+                    | ((self.value0.val().get_bits::<16>(16)
+                        == self.take0.val().get_bits::<16>(16))
+                        & (self.value0.val().get_bits::<16>(0)
+                            <= self.take0.val().get_bits::<16>(0)))));
+        self.keep1.next = self.room_keep.q.val().lane1;
+        self.take1.next = self.room_take.q.val().lane1;
+        self.fit_keep1.next = !self.test_nonzero.q.val().get_bit(1)
+            | (!self.past_end.q.val().get_bit(1)
+                & ((self.value1.val().get_bits::<16>(16) < self.keep1.val().get_bits::<16>(16))
+                    | ((self.value1.val().get_bits::<16>(16)
+                        == self.keep1.val().get_bits::<16>(16))
+                        & (self.value1.val().get_bits::<16>(0)
+                            <= self.keep1.val().get_bits::<16>(0)))));
+        self.fit_take1.next = !self.test_nonzero.q.val().get_bit(1)
+            | (!self.past_end.q.val().get_bit(1)
+                & ((self.value1.val().get_bits::<16>(16) < self.take1.val().get_bits::<16>(16))
+                    | ((self.value1.val().get_bits::<16>(16)
+                        == self.take1.val().get_bits::<16>(16))
+                        & (self.value1.val().get_bits::<16>(0)
+                            <= self.take1.val().get_bits::<16>(0)))));
+        self.keep2.next = self.room_keep.q.val().lane2;
+        self.take2.next = self.room_take.q.val().lane2;
+        self.fit_keep2.next = !self.test_nonzero.q.val().get_bit(2)
+            | (!self.past_end.q.val().get_bit(2)
+                & ((self.value2.val().get_bits::<16>(16) < self.keep2.val().get_bits::<16>(16))
+                    | ((self.value2.val().get_bits::<16>(16)
+                        == self.keep2.val().get_bits::<16>(16))
+                        & (self.value2.val().get_bits::<16>(0)
+                            <= self.keep2.val().get_bits::<16>(0)))));
+        self.fit_take2.next = !self.test_nonzero.q.val().get_bit(2)
+            | (!self.past_end.q.val().get_bit(2)
+                & ((self.value2.val().get_bits::<16>(16) < self.take2.val().get_bits::<16>(16))
+                    | ((self.value2.val().get_bits::<16>(16)
+                        == self.take2.val().get_bits::<16>(16))
+                        & (self.value2.val().get_bits::<16>(0)
+                            <= self.take2.val().get_bits::<16>(0)))));
+        self.keep3.next = self.room_keep.q.val().lane3;
+        self.take3.next = self.room_take.q.val().lane3;
+        self.fit_keep3.next = !self.test_nonzero.q.val().get_bit(3)
+            | (!self.past_end.q.val().get_bit(3)
+                & ((self.value3.val().get_bits::<16>(16) < self.keep3.val().get_bits::<16>(16))
+                    | ((self.value3.val().get_bits::<16>(16)
+                        == self.keep3.val().get_bits::<16>(16))
+                        & (self.value3.val().get_bits::<16>(0)
+                            <= self.keep3.val().get_bits::<16>(0)))));
+        self.fit_take3.next = !self.test_nonzero.q.val().get_bit(3)
+            | (!self.past_end.q.val().get_bit(3)
+                & ((self.value3.val().get_bits::<16>(16) < self.take3.val().get_bits::<16>(16))
+                    | ((self.value3.val().get_bits::<16>(16)
+                        == self.take3.val().get_bits::<16>(16))
+                        & (self.value3.val().get_bits::<16>(0)
+                            <= self.take3.val().get_bits::<16>(0)))));
+        self.fits.next = self.fit_keep0.val()
+            & self.fit_keep1.val()
+            & self.fit_keep2.val()
+            & self.fit_keep3.val();
+        if self.took.q.val() {
+            self.fits.next = self.fit_take0.val()
+                & self.fit_take1.val()
+                & self.fit_take2.val()
+                & self.fit_take3.val();
+        }
+        self.apply_commit.d.next = self.test_commit.q.val();
+        self.apply_offset.d.next = self.test_offset.q.val();
+        self.apply_fits.d.next = self.fits.val();
+        self.apply_value.d.next = self.test_value.q.val();
+        // Next step's headroom: this one, and this one less the SBBN; recomputed from the
+        // size for a bundle, and when both stages are idle (the SSOBOs are then final).
+        self.took.d.next = self.test_commit.q.val() & self.fits.val();
+        self.room_keep.d.next.lane0 = self.room0.val();
+        self.room_keep.d.next.lane1 = self.room1.val();
+        self.room_keep.d.next.lane2 = self.room2.val();
+        self.room_keep.d.next.lane3 = self.room3.val();
+        self.take_keep0.next = self.room_keep.q.val().lane0 - self.value0.val();
+        self.take_take0.next = self.room_take.q.val().lane0 - self.value0.val();
+        self.take_keep1.next = self.room_keep.q.val().lane1 - self.value1.val();
+        self.take_take1.next = self.room_take.q.val().lane1 - self.value1.val();
+        self.take_keep2.next = self.room_keep.q.val().lane2 - self.value2.val();
+        self.take_take2.next = self.room_take.q.val().lane2 - self.value2.val();
+        self.take_keep3.next = self.room_keep.q.val().lane3 - self.value3.val();
+        self.take_take3.next = self.room_take.q.val().lane3 - self.value3.val();
+        if self.took.q.val() {
+            self.room_take.d.next.lane0 = self.take_take0.val();
+            self.room_take.d.next.lane1 = self.take_take1.val();
+            self.room_take.d.next.lane2 = self.take_take2.val();
+            self.room_take.d.next.lane3 = self.take_take3.val();
+        } else {
+            self.room_take.d.next.lane0 = self.take_keep0.val();
+            self.room_take.d.next.lane1 = self.take_keep1.val();
+            self.room_take.d.next.lane2 = self.take_keep2.val();
+            self.room_take.d.next.lane3 = self.take_keep3.val();
+        }
+        self.idle.next = !self.read_commit.q.val()
+            & !self.read_offset.q.val()
+            & !self.test_commit.q.val()
+            & !self.test_offset.q.val()
+            & !self.apply_commit.q.val()
+            & !self.apply_offset.q.val();
+        self.base.next = self.ssobo_reg.q.val();
+        if self.test_offset.q.val() {
+            self.base.next = self.test_value.q.val();
+        }
+        self.past0.next = self.base.val().lane0 > self.size_reg.q.val().lane0;
+        self.past1.next = self.base.val().lane1 > self.size_reg.q.val().lane1;
+        self.past2.next = self.base.val().lane2 > self.size_reg.q.val().lane2;
+        self.past3.next = self.base.val().lane3 > self.size_reg.q.val().lane3;
+        self.past_end_next.next = bits::<4>(0);
+        if self.test_offset.q.val() | self.idle.val() {
+            self.took.d.next = false;
+            self.room_keep.d.next.lane0 = self.size_reg.q.val().lane0 - self.base.val().lane0;
+            self.room_keep.d.next.lane1 = self.size_reg.q.val().lane1 - self.base.val().lane1;
+            self.room_keep.d.next.lane2 = self.size_reg.q.val().lane2 - self.base.val().lane2;
+            self.room_keep.d.next.lane3 = self.size_reg.q.val().lane3 - self.base.val().lane3;
+            if self.past0.val() {
+                self.past_end_next.next = self.past_end_next.val() | bits::<4>(1);
+            }
+            if self.past1.val() {
+                self.past_end_next.next = self.past_end_next.val() | bits::<4>(2);
+            }
+            if self.past2.val() {
+                self.past_end_next.next = self.past_end_next.val() | bits::<4>(4);
+            }
+            if self.past3.val() {
+                self.past_end_next.next = self.past_end_next.val() | bits::<4>(8);
+            }
+            self.past_end.d.next = self.past_end_next.val();
+        }
+        // ---- stage S: the SSOBOs and the statistics.
+        self.commit.next = self.apply_commit.q.val();
+        self.commit_overflow.next = self.apply_commit.q.val() & !self.apply_fits.q.val();
+        if self.apply_commit.q.val() {
+            self.stat_needed_reg.d.next.lane0 =
+                self.stat_needed_reg.q.val().lane0 + self.apply_value.q.val().lane0;
+            self.stat_needed_reg.d.next.lane1 =
+                self.stat_needed_reg.q.val().lane1 + self.apply_value.q.val().lane1;
+            self.stat_needed_reg.d.next.lane2 =
+                self.stat_needed_reg.q.val().lane2 + self.apply_value.q.val().lane2;
+            self.stat_needed_reg.d.next.lane3 =
+                self.stat_needed_reg.q.val().lane3 + self.apply_value.q.val().lane3;
+            if self.apply_fits.q.val() {
+                self.ssobo_reg.d.next.lane0 =
+                    self.ssobo_reg.q.val().lane0 + self.apply_value.q.val().lane0;
+                self.ssobo_reg.d.next.lane1 =
+                    self.ssobo_reg.q.val().lane1 + self.apply_value.q.val().lane1;
+                self.ssobo_reg.d.next.lane2 =
+                    self.ssobo_reg.q.val().lane2 + self.apply_value.q.val().lane2;
+                self.ssobo_reg.d.next.lane3 =
+                    self.ssobo_reg.q.val().lane3 + self.apply_value.q.val().lane3;
+                self.stat_written_reg.d.next.lane0 =
+                    self.stat_written_reg.q.val().lane0 + self.apply_value.q.val().lane0;
+                self.stat_written_reg.d.next.lane1 =
+                    self.stat_written_reg.q.val().lane1 + self.apply_value.q.val().lane1;
+                self.stat_written_reg.d.next.lane2 =
+                    self.stat_written_reg.q.val().lane2 + self.apply_value.q.val().lane2;
+                self.stat_written_reg.d.next.lane3 =
+                    self.stat_written_reg.q.val().lane3 + self.apply_value.q.val().lane3;
+            } else {
+                self.overflow_count_reg.d.next = self.overflow_count_reg.q.val() + bits::<16>(1);
+            }
+        }
+        if self.apply_offset.q.val() {
+            self.ssobo_reg.d.next = self.apply_value.q.val();
+        }
+        // Synchronous reset: SSOBOs 0, the headroom the whole buffer.
+        if self.reset.val() {
+            self.read_commit.d.next = false;
+            self.read_offset.d.next = false;
+            self.test_commit.d.next = false;
+            self.test_offset.d.next = false;
+            self.apply_commit.d.next = false;
+            self.apply_offset.d.next = false;
+            self.room_keep.d.next = self.buffer_size.val();
+            self.took.d.next = false;
+            self.past_end.d.next = bits::<4>(0);
+            self.size_changed.d.next = false;
+            self.size_changed_before.d.next = false;
+            self.size_changed_before2.d.next = false;
+            self.ssobo_reg.d.next.lane0 = bits::<32>(0);
+            self.ssobo_reg.d.next.lane1 = bits::<32>(0);
+            self.ssobo_reg.d.next.lane2 = bits::<32>(0);
+            self.ssobo_reg.d.next.lane3 = bits::<32>(0);
+            self.stat_needed_reg.d.next.lane0 = bits::<32>(0);
+            self.stat_needed_reg.d.next.lane1 = bits::<32>(0);
+            self.stat_needed_reg.d.next.lane2 = bits::<32>(0);
+            self.stat_needed_reg.d.next.lane3 = bits::<32>(0);
+            self.stat_written_reg.d.next.lane0 = bits::<32>(0);
+            self.stat_written_reg.d.next.lane1 = bits::<32>(0);
+            self.stat_written_reg.d.next.lane2 = bits::<32>(0);
+            self.stat_written_reg.d.next.lane3 = bits::<32>(0);
+            self.overflow_count_reg.d.next = bits::<16>(0);
+        }
+        self.ssobo_next.next = self.ssobo_reg.d.val();
+        self.ssobo.next = self.ssobo_reg.q.val();
+        self.stat_needed.next = self.stat_needed_reg.q.val();
+        self.stat_written.next = self.stat_written_reg.q.val();
+        self.overflow_count.next = self.overflow_count_reg.q.val();
+    }
+}
