@@ -11,7 +11,8 @@
 //!
 //! Structure: per lane, `room = size - bytes`, `bytes > size` and `bytes != 0` are registered
 //! (one subtract and two compares from the inputs); `fits` is one compare per lane of
-//! `offsets` against the registered room, and an AND of the four lanes.
+//! `offsets` against the registered room (in 16-bit halves that run side by side: two short
+//! carry chains), and an AND of the four lanes.
 //!
 //! Ports: `clock`; `offsets`, `bytes`, `size` (four 32-bit lanes each, lane i = buffer i);
 //! `fits`. Timing: `fits` describes `bytes` and `size` of the cycle before and `offsets` of this
@@ -43,9 +44,17 @@ pub struct FitCheck {
     nz2: Signal<Local, Bit>,
     nz3: Signal<Local, Bit>,
     overflow0: Signal<Local, Bit>,
+    offset0: Signal<Local, Bits<32>>,
+    room0: Signal<Local, Bits<32>>,
     overflow1: Signal<Local, Bit>,
+    offset1: Signal<Local, Bits<32>>,
+    room1: Signal<Local, Bits<32>>,
     overflow2: Signal<Local, Bit>,
+    offset2: Signal<Local, Bits<32>>,
+    room2: Signal<Local, Bits<32>>,
     overflow3: Signal<Local, Bit>,
+    offset3: Signal<Local, Bits<32>>,
+    room3: Signal<Local, Bits<32>>,
 }
 
 impl Logic for FitCheck {
@@ -92,18 +101,34 @@ impl Logic for FitCheck {
         }
         self.too_big.d.next = self.too_big_next.val();
         self.writes.d.next = self.writes_next.val();
+        self.offset0.next = self.offsets.val().lane0;
+        self.room0.next = self.room.q.val().lane0;
         self.overflow0.next = self.writes.q.val().get_bit(0)
             & (self.too_big.q.val().get_bit(0)
-                | (self.offsets.val().lane0 > self.room.q.val().lane0));
+                | (self.offset0.val().get_bits::<16>(16) > self.room0.val().get_bits::<16>(16))
+                | ((self.offset0.val().get_bits::<16>(16) == self.room0.val().get_bits::<16>(16))
+                    & (self.offset0.val().get_bits::<16>(0) > self.room0.val().get_bits::<16>(0))));
+        self.offset1.next = self.offsets.val().lane1;
+        self.room1.next = self.room.q.val().lane1;
         self.overflow1.next = self.writes.q.val().get_bit(1)
             & (self.too_big.q.val().get_bit(1)
-                | (self.offsets.val().lane1 > self.room.q.val().lane1));
+                | (self.offset1.val().get_bits::<16>(16) > self.room1.val().get_bits::<16>(16))
+                | ((self.offset1.val().get_bits::<16>(16) == self.room1.val().get_bits::<16>(16))
+                    & (self.offset1.val().get_bits::<16>(0) > self.room1.val().get_bits::<16>(0))));
+        self.offset2.next = self.offsets.val().lane2;
+        self.room2.next = self.room.q.val().lane2;
         self.overflow2.next = self.writes.q.val().get_bit(2)
             & (self.too_big.q.val().get_bit(2)
-                | (self.offsets.val().lane2 > self.room.q.val().lane2));
+                | (self.offset2.val().get_bits::<16>(16) > self.room2.val().get_bits::<16>(16))
+                | ((self.offset2.val().get_bits::<16>(16) == self.room2.val().get_bits::<16>(16))
+                    & (self.offset2.val().get_bits::<16>(0) > self.room2.val().get_bits::<16>(0))));
+        self.offset3.next = self.offsets.val().lane3;
+        self.room3.next = self.room.q.val().lane3;
         self.overflow3.next = self.writes.q.val().get_bit(3)
             & (self.too_big.q.val().get_bit(3)
-                | (self.offsets.val().lane3 > self.room.q.val().lane3));
+                | (self.offset3.val().get_bits::<16>(16) > self.room3.val().get_bits::<16>(16))
+                | ((self.offset3.val().get_bits::<16>(16) == self.room3.val().get_bits::<16>(16))
+                    & (self.offset3.val().get_bits::<16>(0) > self.room3.val().get_bits::<16>(0))));
         self.fits.next = !(self.overflow0.val()
             | self.overflow1.val()
             | self.overflow2.val()

@@ -16,8 +16,9 @@
 //!   offsets, skipping buffers with 0 bytes, `min(remaining, bytes_per_cycle)` bytes per
 //!   transfer (`wr_*`, valid/ready: the memory may stall it), back to back across buffers.
 //!   Every transfer comes from registers: the current buffer's bytes left, bytes left after a
-//!   full transfer, a last-transfer flag, the write offset and index; per buffer, the same
-//!   figures are prepared at the hand-over, so moving to the next buffer is a one-hot select.
+//!   full transfer, a last-transfer flag, the write offset (`wr_index` is that offset less the
+//!   buffer's first one); per buffer, the same figures are prepared at the hand-over, so
+//!   moving to the next buffer is a one-hot select.
 //!   `bytes_per_cycle` is sampled the cycle before the hand-over and holds for the whole job.
 //!
 //! Ports: `clock`, `reset`; `bytes_per_cycle` (write bandwidth, must be ≥ 1), `buffer_size`
@@ -103,8 +104,9 @@ pub struct SoUnit {
     slot_excess: [DFF<Bits<32>>; 4],
     slot_last: [DFF<Bit>; 4],
     slot_offset: [DFF<Bits<32>>; 4],
-    /// Byte index inside the job's data for the buffer in slot 0.
-    wr_index_reg: DFF<Bits<32>>,
+    /// Slot 0's offset when it entered slot 0: `wr_index` (the byte index inside the job's
+    /// data for that buffer) is `slot_offset[0]` less it, so no adder of its own.
+    slot0_start: DFF<Bits<32>>,
     /// `bytes_per_cycle` as sampled before the hand-over (steady for the whole job).
     job_bpc: DFF<Bits<32>>,
     write_request: DFF<FirstRequest>,
@@ -223,7 +225,7 @@ impl Default for SoUnit {
             slot_excess: std::array::from_fn(|_| Default::default()),
             slot_last: std::array::from_fn(|_| Default::default()),
             slot_offset: std::array::from_fn(|_| Default::default()),
-            wr_index_reg: Default::default(),
+            slot0_start: Default::default(),
             job_bpc: Default::default(),
             write_request: Default::default(),
             prep_excess: std::array::from_fn(|_| Default::default()),
@@ -299,7 +301,7 @@ impl Logic for SoUnit {
             fits_reg,
             pending_reg,
             writing_reg,
-            wr_index_reg,
+            slot0_start,
             job_bpc,
             prep_bpc,
             prep_order0,
@@ -463,7 +465,7 @@ impl Logic for SoUnit {
         if self.slot_last[0].q.val() {
             self.wr_bytes.next = self.slot_bytes[0].q.val();
         }
-        self.wr_index.next = self.wr_index_reg.q.val();
+        self.wr_index.next = self.slot_offset[0].q.val() - self.slot0_start.q.val();
         self.wr_batch_id.next = self.write_request.q.val().batch_id;
         self.wr_task_number.next = self.write_request.q.val().task_number;
         self.overflow.next = false;
@@ -477,7 +479,6 @@ impl Logic for SoUnit {
                 self.slot_excess[0].d.next = self.slot_excess[0].q.val() - self.job_bpc.q.val();
                 self.slot_last[0].d.next = self.slot_excess[0].q.val() <= self.job_bpc.q.val();
                 self.slot_offset[0].d.next = self.slot_offset[0].q.val() + self.job_bpc.q.val();
-                self.wr_index_reg.d.next = self.wr_index_reg.q.val() + self.job_bpc.q.val();
             } else {
                 // The buffer is written: the next one moves into slot 0.
                 self.slot_valid[0].d.next = self.slot_valid[1].q.val();
@@ -499,7 +500,7 @@ impl Logic for SoUnit {
                 self.slot_last[2].d.next = self.slot_last[3].q.val();
                 self.slot_offset[2].d.next = self.slot_offset[3].q.val();
                 self.slot_valid[3].d.next = false;
-                self.wr_index_reg.d.next = bits::<32>(0);
+                self.slot0_start.d.next = self.slot_offset[1].q.val();
                 if !self.slot_valid[1].q.val() {
                     self.writing_reg.d.next = false;
                     self.job_done.next = true;
@@ -578,7 +579,7 @@ impl Logic for SoUnit {
             self.slot_excess[0].d.next = self.load_excess0.val();
             self.slot_last[0].d.next = self.load_last0.val();
             self.slot_offset[0].d.next = self.load_offset0.val();
-            self.wr_index_reg.d.next = bits::<32>(0);
+            self.slot0_start.d.next = self.load_offset0.val();
             self.write_request.d.next = self.first_data_reg.q.val();
         }
         if !self.slot_valid[1].q.val() {
@@ -629,7 +630,7 @@ impl Logic for SoUnit {
             for i in 0..4 {
                 self.slot_valid[i].d.next = false;
             }
-            self.wr_index_reg.d.next = bits::<32>(0);
+            self.slot0_start.d.next = bits::<32>(0);
             self.write_request.d.next = self.zero_req.val();
         }
     }
