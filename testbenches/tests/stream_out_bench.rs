@@ -62,7 +62,8 @@ fn so14_bandwidth_grows_with_so_units_until_the_frame_buffer_limit() {
     // SSYNC answers in-order requests in RESPONSE_LATENCY cycles in every configuration.
     let l = ppu_hdl::stream_out::ssync::RESPONSE_LATENCY as f64;
     assert!(
-        p.iter().all(|x| x.mean_latency >= l && x.mean_latency < l + 0.5),
+        p.iter()
+            .all(|x| x.mean_latency >= l && x.mean_latency < l + 0.5),
         "{:?}",
         p
     );

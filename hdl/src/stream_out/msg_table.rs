@@ -283,8 +283,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
         self.first_busy.next = false;
         self.first_duplicate.next = false;
         for i in 0..SO_UNITS {
-            if (self.first_source.val() == self.unit_index[i].val()) & self.entry_valid[i].q.val()
-            {
+            if (self.first_source.val() == self.unit_index[i].val()) & self.entry_valid[i].q.val() {
                 self.first_busy.next = true;
             }
             if self.entry_valid[i].q.val()
@@ -353,7 +352,8 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 & (self.entry_answered[i].q.val() | self.resp_free.val())
                 & (!self.entry_last[i].q.val() | self.retire_free.val());
             if self.hit[i].val() {
-                self.hit_unanswered.next = self.hit_unanswered.val() | !self.entry_answered[i].q.val();
+                self.hit_unanswered.next =
+                    self.hit_unanswered.val() | !self.entry_answered[i].q.val();
                 self.selected_unit.next = self.selected_unit.val() | self.unit_index[i].val();
                 if self.entry_second[i].q.val() {
                     self.selected_nonzero.next =
@@ -476,7 +476,8 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                     | (self.arrival_outside.val()
                         & (self.arrival_source.val() == self.unit_index[i].val())));
         }
-        if self.any_bad.val() | (self.first_valid.val() & !self.first_busy.val() & self.first_duplicate.val())
+        if self.any_bad.val()
+            | (self.first_valid.val() & !self.first_busy.val() & self.first_duplicate.val())
         {
             self.violation.next = true;
             self.violation_code.next = self.code_outside_operation.val();

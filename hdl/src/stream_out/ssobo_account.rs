@@ -193,9 +193,8 @@ impl Logic for SsoboAccount {
         self.size_changed.d.next = self.size_changing.val();
         self.size_changed_before.d.next = self.size_changed.q.val();
         self.size_changed_before2.d.next = self.size_changed_before.q.val();
-        self.pause_next.next = self.size_changing.val()
-            | self.size_changed.q.val()
-            | self.size_changed_before.q.val();
+        self.pause_next.next =
+            self.size_changing.val() | self.size_changed.q.val() | self.size_changed_before.q.val();
         self.pause.next = self.size_changed.q.val()
             | self.size_changed_before.q.val()
             | self.size_changed_before2.q.val();
