@@ -15,7 +15,7 @@
 //! carry chains), and an AND of the four lanes.
 //!
 //! Ports: `clock`; `offsets`, `bytes`, `size` (four 32-bit lanes each, lane i = buffer i);
-//! `fits`. Timing: `fits` describes `bytes` and `size` of the cycle before and `offsets` of this
+//! `fits`; `writes_buffer` (bit i: `bytes[i] != 0`, registered). Timing: `fits` describes `bytes` and `size` of the cycle before and `offsets` of this
 //! cycle: valid from the second cycle after `bytes` / `size` last changed.
 use crate::msg::Msg128;
 use rust_hdl::prelude::*;
@@ -27,6 +27,8 @@ pub struct FitCheck {
     pub bytes: Signal<In, Msg128>,
     pub size: Signal<In, Msg128>,
     pub fits: Signal<Out, Bit>,
+    /// Bit i: `bytes[i] != 0` (the batch/task writes buffer i), registered like the room.
+    pub writes_buffer: Signal<Out, Bits<4>>,
     /// Per lane: size - bytes.
     room: DFF<Msg128>,
     /// Bit i: bytes\[i\] > size\[i\] (the batch/task cannot fit buffer i at any offset).
@@ -129,6 +131,7 @@ impl Logic for FitCheck {
                 | (self.offset3.val().get_bits::<16>(16) > self.room3.val().get_bits::<16>(16))
                 | ((self.offset3.val().get_bits::<16>(16) == self.room3.val().get_bits::<16>(16))
                     & (self.offset3.val().get_bits::<16>(0) > self.room3.val().get_bits::<16>(0))));
+        self.writes_buffer.next = self.writes.q.val();
         self.fits.next = !(self.overflow0.val()
             | self.overflow1.val()
             | self.overflow2.val()

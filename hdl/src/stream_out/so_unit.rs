@@ -85,12 +85,10 @@ pub struct SoUnit {
     second_data_reg: DFF<Msg128>,
     request_offsets: DFF<Msg128>,
     /// Stage A's job is complete (all flags below settled) since last cycle: `fits_reg` and
-    /// `pending_reg` describe it.
+    /// `FitCheck`'s `writes_buffer` (the buffers it writes) describe it.
     request_settled: DFF<Bit>,
     /// SO-12 test of stage A's job (registered [`FitCheck`]).
     fits_reg: DFF<Bit>,
-    /// Bit i: stage A's job writes buffer i (SBBN\[i\] is not 0).
-    pending_reg: DFF<Bits<4>>,
     // stage B
     writing_reg: DFF<Bit>,
     /// The buffers of the job in stage B, in write order (slot 0 is being written): valid,
@@ -113,7 +111,7 @@ pub struct SoUnit {
     /// Stage A's job, registered every cycle (valid once its counts are final, as the
     /// hand-over requires): per buffer the bytes after one full transfer and whether one
     /// transfer writes them all, the `bytes_per_cycle` they were computed with, and for each
-    /// write-order slot the buffer that goes there (one-hot, 0: none; from `pending_reg`, so
+    /// write-order slot the buffer that goes there (one-hot, 0: none; from `writes_buffer`, so
     /// one cycle later than the rest, still before the hand-over reads it).
     prep_excess: [DFF<Bits<32>>; 4],
     prep_last: [DFF<Bit>; 4],
@@ -131,7 +129,6 @@ pub struct SoUnit {
     job_end: Signal<Local, Bit>,
     stage_b_free: Signal<Local, Bit>,
     load_slots: Signal<Local, Bit>,
-    job_pending: Signal<Local, Bits<4>>,
     /// Write order: which buffers have bytes, and the one-hot buffer of each slot.
     p0: Signal<Local, Bit>,
     p1: Signal<Local, Bit>,
@@ -164,7 +161,6 @@ pub struct SoUnit {
     /// Stage A's job per buffer: bytes and the response's offset.
     job_bytes: [Signal<Local, Bits<32>>; 4],
     job_offset: [Signal<Local, Bits<32>>; 4],
-    onehot_of: [Constant<Bits<4>>; 4],
     buffer_of: [Constant<Bits<2>>; 4],
     zero_msg: Constant<Msg128>,
     zero_req: Constant<FirstRequest>,
@@ -217,7 +213,6 @@ impl Default for SoUnit {
             request_offsets: Default::default(),
             request_settled: Default::default(),
             fits_reg: Default::default(),
-            pending_reg: Default::default(),
             writing_reg: Default::default(),
             slot_valid: std::array::from_fn(|_| Default::default()),
             slot_buffer: std::array::from_fn(|_| Default::default()),
@@ -242,7 +237,6 @@ impl Default for SoUnit {
             job_end: Default::default(),
             stage_b_free: Default::default(),
             load_slots: Default::default(),
-            job_pending: Default::default(),
             p0: Default::default(),
             p1: Default::default(),
             p2: Default::default(),
@@ -273,7 +267,6 @@ impl Default for SoUnit {
             load_offset3: Default::default(),
             job_bytes: std::array::from_fn(|_| Default::default()),
             job_offset: std::array::from_fn(|_| Default::default()),
-            onehot_of: std::array::from_fn(|i| Constant::new(bits::<4>(1 << i))),
             buffer_of: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
             zero_msg: Constant::new(Msg128::default()),
             zero_req: Constant::new(FirstRequest::default()),
@@ -299,7 +292,6 @@ impl Logic for SoUnit {
             request_offsets,
             request_settled,
             fits_reg,
-            pending_reg,
             writing_reg,
             slot0_start,
             job_bpc,
@@ -395,21 +387,17 @@ impl Logic for SoUnit {
         self.job_offset[1].next = self.request_offsets.q.val().lane1;
         self.job_offset[2].next = self.request_offsets.q.val().lane2;
         self.job_offset[3].next = self.request_offsets.q.val().lane3;
-        self.job_pending.next = bits::<4>(0);
         for i in 0..4 {
-            if self.job_bytes[i].val() != bits::<32>(0) {
-                self.job_pending.next = self.job_pending.val() | self.onehot_of[i].val();
-            }
             self.prep_excess[i].d.next = self.job_bytes[i].val() - self.bytes_per_cycle.val();
             self.prep_last[i].d.next = self.job_bytes[i].val() <= self.bytes_per_cycle.val();
         }
         self.prep_bpc.d.next = self.bytes_per_cycle.val();
         // Write order, from the registered set of buffers with bytes: slot k gets the k-th
         // lowest one (each bit one 4-input function of the set).
-        self.p0.next = self.pending_reg.q.val().get_bit(0);
-        self.p1.next = self.pending_reg.q.val().get_bit(1);
-        self.p2.next = self.pending_reg.q.val().get_bit(2);
-        self.p3.next = self.pending_reg.q.val().get_bit(3);
+        self.p0.next = self.fit_check.writes_buffer.val().get_bit(0);
+        self.p1.next = self.fit_check.writes_buffer.val().get_bit(1);
+        self.p2.next = self.fit_check.writes_buffer.val().get_bit(2);
+        self.p3.next = self.fit_check.writes_buffer.val().get_bit(3);
         self.order0.next = bits::<4>(0);
         self.order1.next = bits::<4>(0);
         self.order2.next = bits::<4>(0);
@@ -451,7 +439,6 @@ impl Logic for SoUnit {
         self.prep_order2.d.next = self.order2.val();
         self.prep_order3.d.next = self.order3.val();
         self.fits_reg.d.next = self.fit_check.fits.val();
-        self.pending_reg.d.next = self.job_pending.val();
         self.request_complete.next = self.request_busy.q.val()
             & !self.request_first_pending.q.val()
             & !self.request_counting.q.val()
@@ -514,7 +501,7 @@ impl Logic for SoUnit {
         self.stage_b_free.next = !self.writing_reg.q.val()
             | (self.job_end.val()
                 & self.fits_reg.q.val()
-                & (self.pending_reg.q.val() != bits::<4>(0)));
+                & (self.fit_check.writes_buffer.val() != bits::<4>(0)));
         self.handover.next = self.request_settled.q.val() & self.stage_b_free.val();
         self.request_settled.d.next = self.request_complete.val() & !self.handover.val();
         // The slots of stage A's job, in write order (AND-OR over the buffers).
@@ -604,7 +591,7 @@ impl Logic for SoUnit {
             if !self.fits_reg.q.val() {
                 self.overflow.next = true;
                 self.job_done.next = true;
-            } else if self.pending_reg.q.val() == bits::<4>(0) {
+            } else if self.fit_check.writes_buffer.val() == bits::<4>(0) {
                 self.job_done.next = true;
             } else {
                 self.writing_reg.d.next = true;
