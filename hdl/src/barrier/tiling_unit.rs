@@ -114,9 +114,12 @@ pub struct TilingUnit {
     walk_tail: DFF<Bits<ENTRY_BITS>>,
     /// The entry at `cursor`, registered from the block RAMs.
     cur_prim: DFF<Bits<PRIM_BITS>>,
-    /// The entry at `cursor` goes out in this round (its epoch is before `round`, or the
-    /// walk sends the entries after the last barrier); `cursor` is the list's tail.
-    cur_in_phase: DFF<Bit>,
+    /// The epoch of the entry at `cursor`, straight from the block RAM (no logic between:
+    /// on ECP5 it becomes the RAM's output register); whether the entry goes out in this round
+    /// (`entry_in_phase`: its epoch is before `round`, or the walk sends the entries after the
+    /// last barrier) is compared in the walk state, where `round` and `post_phase` are the
+    /// values they had when the entry was read.
+    cur_epoch: DFF<Bits<8>>,
     at_walk_tail: DFF<Bit>,
     /// Binning one more entry fills the bin (`bin_count + 1 == bin_capacity`).
     bin_last: DFF<Bit>,
@@ -223,7 +226,7 @@ impl Default for TilingUnit {
             cursor: Default::default(),
             walk_tail: Default::default(),
             cur_prim: Default::default(),
-            cur_in_phase: Default::default(),
+            cur_epoch: Default::default(),
             at_walk_tail: Default::default(),
             bin_last: Default::default(),
             cur_next: Default::default(),
@@ -308,7 +311,7 @@ impl Logic for TilingUnit {
             cursor,
             walk_tail,
             cur_prim,
-            cur_in_phase,
+            cur_epoch,
             at_walk_tail,
             bin_last,
             cur_next,
@@ -455,7 +458,8 @@ impl Logic for TilingUnit {
         }
         self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
         self.walk_nonempty.next = self.walk_word.q.val().get_bit(0);
-        self.entry_in_phase.next = self.cur_in_phase.q.val();
+        self.entry_in_phase.next =
+            self.post_phase.q.val() | (self.cur_epoch.q.val() < self.round.q.val());
         // Inside a state that emits, the emitted item is taken when the output register is
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
@@ -498,8 +502,7 @@ impl Logic for TilingUnit {
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
             self.cur_prim.d.next = self.entry_prim.read_data.val();
-            self.cur_in_phase.d.next =
-                self.post_phase.q.val() | (self.entry_epoch.read_data.val() < self.round.q.val());
+            self.cur_epoch.d.next = self.entry_epoch.read_data.val();
             self.cur_next.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
         }

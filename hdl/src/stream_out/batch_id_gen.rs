@@ -12,7 +12,9 @@
 //! Retirement (SO-2): `retire_*` from SSYNC (streamed batches, in order) and `done_*` from the
 //! pipeline (batches outside stream output, any order) free the slot. A retire of an ID that is
 //! not in flight raises `violation` and changes nothing. Both retire channels are registered as
-//! they arrive, so the tag compares start from registers.
+//! they arrive, and each slot's tag compare is done in the arrival cycle against the tag the slot
+//! will hold next (its own, or the ID handed out into it in that cycle) and registered beside the
+//! message, so the cycle that frees a slot only ANDs a registered match bit with its busy bit.
 //!
 //! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
 //! Ports: `clock`, `reset`; `id_valid/id_ready/id_batch_id`; `retire_valid/retire_ready/
@@ -42,11 +44,18 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     next_slot_onehot: DFF<Bits<WINDOW>>,
     /// `violation`, registered.
     violation_q: DFF<Bit>,
-    /// The retire messages of both channels, registered as they arrive (always taken).
+    /// Whether each channel carried a message last cycle (always taken).
     retire_valid_q: DFF<Bit>,
-    retire_batch_id_q: DFF<Bits<14>>,
     done_valid_q: DFF<Bit>,
-    done_batch_id_q: DFF<Bits<14>>,
+    /// Per slot: the registered retire / done message names the slot's tag (compared as the
+    /// message arrived, against the tag after that cycle's allocation).
+    retire_match: [DFF<Bit>; WINDOW],
+    done_match: [DFF<Bit>; WINDOW],
+    /// Both channels name the same ID (registered as they arrive).
+    same_id_q: DFF<Bit>,
+    /// The ID handed out this cycle equals the arriving retire / done ID.
+    retire_is_new: Signal<Local, Bit>,
+    done_is_new: Signal<Local, Bit>,
     slot_bit: [Constant<Bits<WINDOW>>; WINDOW],
     onehot_wrap: Constant<Bits<WINDOW>>,
     slot_busy: [DFF<Bit>; WINDOW],
@@ -82,9 +91,12 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             next_slot_onehot: Default::default(),
             violation_q: Default::default(),
             retire_valid_q: Default::default(),
-            retire_batch_id_q: Default::default(),
             done_valid_q: Default::default(),
-            done_batch_id_q: Default::default(),
+            retire_match: std::array::from_fn(|_| Default::default()),
+            done_match: std::array::from_fn(|_| Default::default()),
+            same_id_q: Default::default(),
+            retire_is_new: Default::default(),
+            done_is_new: Default::default(),
             slot_bit: std::array::from_fn(|i| {
                 Constant::new(bits::<WINDOW>(1) << bits::<WINDOW>(i as u64))
             }),
@@ -109,17 +121,17 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             next_slot_onehot,
             violation_q,
             retire_valid_q,
-            retire_batch_id_q,
             done_valid_q,
-            done_batch_id_q
+            same_id_q
         );
         self.retire_valid_q.d.next = self.retire_valid.val();
-        self.retire_batch_id_q.d.next = self.retire_batch_id.val();
         self.done_valid_q.d.next = self.done_valid.val();
-        self.done_batch_id_q.d.next = self.done_batch_id.val();
+        self.same_id_q.d.next = self.retire_batch_id.val() == self.done_batch_id.val();
         for i in 0..WINDOW {
             self.slot_busy[i].clock.next = self.clock.val();
             self.slot_batch_id[i].clock.next = self.clock.val();
+            self.retire_match[i].clock.next = self.clock.val();
+            self.done_match[i].clock.next = self.clock.val();
             self.slot_busy[i].d.next = self.slot_busy[i].q.val();
             self.slot_batch_id[i].d.next = self.slot_batch_id[i].q.val();
         }
@@ -139,23 +151,27 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.done_ready.next = true;
         self.retire_found.next = false;
         self.done_found.next = false;
+        self.retire_is_new.next = self.id_batch_id_reg.q.val() == self.retire_batch_id.val();
+        self.done_is_new.next = self.id_batch_id_reg.q.val() == self.done_batch_id.val();
         for i in 0..WINDOW {
+            self.retire_match[i].d.next =
+                self.slot_batch_id[i].q.val() == self.retire_batch_id.val();
+            self.done_match[i].d.next = self.slot_batch_id[i].q.val() == self.done_batch_id.val();
             if self.allocate.val() & (self.next_slot_onehot.q.val() & self.slot_bit[i].val()).any()
             {
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
+                self.retire_match[i].d.next = self.retire_is_new.val();
+                self.done_match[i].d.next = self.done_is_new.val();
             }
             if self.retire_valid_q.q.val()
                 & self.slot_busy[i].q.val()
-                & (self.slot_batch_id[i].q.val() == self.retire_batch_id_q.q.val())
+                & self.retire_match[i].q.val()
             {
                 self.retire_found.next = true;
                 self.slot_busy[i].d.next = false;
             }
-            if self.done_valid_q.q.val()
-                & self.slot_busy[i].q.val()
-                & (self.slot_batch_id[i].q.val() == self.done_batch_id_q.q.val())
-            {
+            if self.done_valid_q.q.val() & self.slot_busy[i].q.val() & self.done_match[i].q.val() {
                 self.done_found.next = true;
                 self.slot_busy[i].d.next = false;
             }
@@ -163,9 +179,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.violation.next = self.violation_q.q.val();
         self.violation_q.d.next = (self.retire_valid_q.q.val() & !self.retire_found.val())
             | (self.done_valid_q.q.val() & !self.done_found.val())
-            | (self.retire_valid_q.q.val()
-                & self.done_valid_q.q.val()
-                & (self.retire_batch_id_q.q.val() == self.done_batch_id_q.q.val()));
+            | (self.retire_valid_q.q.val() & self.done_valid_q.q.val() & self.same_id_q.q.val());
         if self.allocate.val() {
             self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
             self.next_slot_onehot.d.next = (self.next_slot_onehot.q.val() << bits::<WINDOW>(1))

@@ -1,7 +1,8 @@
 //! Real Verilog tools (SPEC X-4): export of the rust-hdl units to Verilog ([`export`]),
 //! Verilator lint ([`lint`]), co-simulation under Icarus and Verilator ([`cosim`]), Yosys and
-//! nextpnr synthesis ([`synth`]); finding the tools and skipping or failing when one is missing
+//! nextpnr synthesis ([`synth`], with the ECP5 block-RAM output-register pass [`bram_outreg`]); finding the tools and skipping or failing when one is missing
 //! ([`tools`], re-exported here).
+pub mod bram_outreg;
 pub mod cosim;
 pub mod export;
 pub mod lint;

@@ -212,6 +212,6 @@ fn wave_groups(vars: &[(String, u32)]) -> Vec<Group> {
             ],
             vars,
         ),
-        Group::new("state").sigs(t, &["rr_pointer.q", "held.q", "held_source.q"], vars),
+        Group::new("state").sigs(t, &["rr_mask.q", "held.q", "held_grant.q"], vars),
     ]
 }
