@@ -43,7 +43,34 @@ pub mod work_queue;
 
 pub use ppu_hdl;
 
-/// The repository root (the workspace folder holding `waves/`, `synth/`, `docs/`).
+/// Where `ppu` writes its outputs (`waves/`, `synth/`, `docs/results/`, scratch files under
+/// `target/`): the ppu-rtl checkout that holds the current directory (it or one of its parents
+/// has `hdl/src/lib.rs` and `sim/src/bin/ppu.rs`), else the current directory itself. So
+/// `cargo run` anywhere inside a checkout writes into that checkout, and an installed `ppu`
+/// (`cargo install --path sim`) run from any other folder writes into that folder, never into
+/// the source tree it was built from.
+pub fn work_root() -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    cwd.ancestors()
+        .find(|d| is_checkout(d))
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or(cwd)
+}
+
+/// A ppu-rtl checkout's root folder.
+fn is_checkout(dir: &std::path::Path) -> bool {
+    dir.join("hdl").join("src").join("lib.rs").is_file()
+        && dir
+            .join("sim")
+            .join("src")
+            .join("bin")
+            .join("ppu.rs")
+            .is_file()
+}
+
+/// The source tree this crate was compiled from (the workspace folder holding `waves/`,
+/// `synth/`, `docs/`): where the tests write and read committed files. The command line writes
+/// under [`work_root`] instead.
 pub fn repo_root() -> std::path::PathBuf {
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     here.parent()

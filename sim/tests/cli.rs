@@ -280,3 +280,39 @@ fn x5_example_scenarios_in_docs_run_and_match_the_builtins() {
         );
     }
 }
+
+#[test]
+fn x6_outputs_go_under_the_checkout_or_the_current_folder() {
+    // Inside the checkout (cargo runs tests from the package folder `sim/`): its root.
+    assert_eq!(ppu_sim::work_root(), ppu_sim::repo_root());
+    // From a folder outside any checkout, an installed `ppu` writes there.
+    let dir = std::env::temp_dir().join(format!("ppu-cwd-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ppu"))
+        .args(["export", "stream_fifo"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = dir.join("synth").join("verilog").join("stream_fifo.v");
+    assert!(
+        std::fs::read_to_string(&written)
+            .unwrap()
+            .contains("module stream_fifo"),
+        "{} not written",
+        written.display()
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&written.display().to_string())
+            && !stdout.contains(&ppu_sim::repo_root().display().to_string()),
+        "ppu named another folder: {}",
+        stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -6,9 +6,9 @@ use clap::{Args, Parser, Subcommand};
 use ppu_sim::bench::{self, BenchOptions};
 use ppu_sim::eda::{export, synth};
 use ppu_sim::registry;
-use ppu_sim::repo_root;
 use ppu_sim::scenario::{self, RunError, RunOptions};
 use ppu_sim::vcd::svg as wave_svg;
+use ppu_sim::work_root;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -279,7 +279,7 @@ fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
     check_units(&a.units)?;
     let dir = a
         .out
-        .unwrap_or_else(|| repo_root().join("synth").join("verilog"));
+        .unwrap_or_else(|| work_root().join("synth").join("verilog"));
     let files = export::write_all(&dir, &registry::units(), &a.units)
         .map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
     for f in files {
@@ -293,9 +293,12 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let default_report = a.report.is_none();
     let report = a
         .report
-        .unwrap_or_else(|| repo_root().join("synth").join("REPORT.md"));
+        .unwrap_or_else(|| work_root().join("synth").join("REPORT.md"));
     let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted())
         .map_err(|e| fail(1, e))?;
+    if let Some(dir) = report.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
+    }
     let old = std::fs::read_to_string(&report).unwrap_or_default();
     let units = registry::units();
     let order: Vec<&str> = units.iter().map(|u| u.name).collect();
@@ -316,7 +319,7 @@ fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
         println!("wrote {}", svg.display());
         return Ok(());
     }
-    let dir = a.dir.unwrap_or_else(|| repo_root().join("waves"));
+    let dir = a.dir.unwrap_or_else(|| work_root().join("waves"));
     let names = registry::write_waves(&dir).map_err(|e| fail(1, e))?;
     for n in names {
         println!("wrote {}/{}.vcd (+ .gtkw)", dir.display(), n);
@@ -355,7 +358,7 @@ fn cmd_all() -> Result<(), Failure> {
         }
     }
     pb.set_message("waves");
-    let dir = repo_root().join("waves");
+    let dir = work_root().join("waves");
     match registry::write_waves(&dir) {
         Ok(names) => rows.push((
             "waves".into(),
@@ -369,7 +372,7 @@ fn cmd_all() -> Result<(), Failure> {
     }
     pb.inc(1);
     pb.set_message("export");
-    let vdir = repo_root().join("synth").join("verilog");
+    let vdir = work_root().join("synth").join("verilog");
     match export::write_all(&vdir, &registry::units(), &[]) {
         Ok(files) => rows.push((
             "export".into(),

@@ -11,8 +11,8 @@
 //!
 //! A read port's flip-flops are absorbed only when every used data bit of the port drives
 //! exactly one sink, the `DI` of a `TRELLIS_FF` clocked by the port's clock (not inverted), with
-//! no set/reset (`LSR` absent or constant 0) and one clock enable shared by all of them (or
-//! none), and the port's own reset (`RSTx`) is constant 0. The register's enable `OCEx` takes the
+//! no set/reset (`LSR` absent or constant 0), not set to 1 at power-up, and one clock enable
+//! shared by all of them (or none), and the port's own reset (`RSTx`) is constant 0. The register's enable `OCEx` takes the
 //! flip-flops' enable; the read data net becomes the flip-flops' `Q` net; the flip-flops go. A
 //! 36-bit (pseudo dual-port) block delivers its read data on both `DOA` and `DOB`: both ports are
 //! then treated as one. Anything else is left as Yosys wrote it. The function is cycle-exact
@@ -129,10 +129,14 @@ fn absorbable(
             let ff = cells.get(ff_name)?;
             let plain_clock = param(ff, "CLKMUX") == "CLK" && conn(ff, "CLK")? == clk;
             let no_reset = conn(ff, "LSR").is_none_or(|l| l == vec![Value::from("0")]);
+            // The output register powers up at 0: a flip-flop set to 1 by the global
+            // set/reset would start differently.
+            let starts_at_zero = param(ff, "GSR") == "DISABLED" || param(ff, "REGSET") != "SET";
             if ff.get("type")?.as_str()? != "TRELLIS_FF"
                 || ff_port != "DI"
                 || !plain_clock
                 || !no_reset
+                || !starts_at_zero
             {
                 return None;
             }
@@ -249,6 +253,13 @@ mod tests {
         json!({ "modules": { "top": { "attributes": { "top": "1" },
             "ports": { "q": { "direction": "output", "bits": [200, 201] } },
             "cells": cells } } })
+    }
+
+    fn set_at_power_up(mut n: Value) -> Value {
+        let ff = &mut n["modules"]["top"]["cells"]["ff1"]["parameters"];
+        ff["GSR"] = json!("ENABLED");
+        ff["REGSET"] = json!("SET");
+        n
     }
 
     fn cells(n: &Value) -> &serde_json::Map<String, Value> {

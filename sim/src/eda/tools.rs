@@ -97,7 +97,7 @@ pub fn run_ok(cmd: &mut Command) -> Result<Output, String> {
 pub fn scratch_dir(label: &str) -> std::io::Result<PathBuf> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let base = crate::repo_root().join("target").join("eda");
+    let base = crate::work_root().join("target").join("eda");
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir = base.join(format!("{}-{}-{}", label, std::process::id(), n));
     if dir.exists() {

@@ -130,12 +130,6 @@ fn check_config(c: &Config) -> Result<Checked, RunError> {
             format!("{} is not in 1..=1048576", c.fb_bytes_per_cycle),
         ));
     }
-    if c.fb_bytes_per_cycle < c.so_bytes_per_cycle {
-        return Err(RunError::invalid(
-            "config.fb_bytes_per_cycle",
-            "must be at least so_bytes_per_cycle (a write of one SO unit must fit)",
-        ));
-    }
     let buffer_bytes = lanes(&c.buffer_bytes, "config.buffer_bytes", MAX_BUFFER_BYTES)?;
     let stride = lanes(&c.stride, "config.stride", 4096)?;
     if c.latency.len() != 2 {

@@ -1,6 +1,14 @@
 //! The memory (behavioural): the four stream output buffers behind a frame buffer that takes
 //! at most `fb_bytes_per_cycle` bytes per cycle, SO units served round-robin; at the end its
 //! contents are compared with the golden buffers (SO-11).
+//!
+//! A write no larger than the frame buffer's bandwidth is taken whole in one cycle, when the
+//! bytes left in that cycle's budget (after the SO units ahead of it in the round-robin order)
+//! cover it. A write larger than the bandwidth (a frame buffer narrower than an SO unit's
+//! `bytes_per_cycle`) is split: in each cycle where it is offered, the memory takes whatever
+//! budget is left when its turn comes, and the write completes (`wr_ready`) in the cycle its
+//! last bytes are taken. Its data is stable meanwhile (X-2: the payload does not change while
+//! `wr_valid` waits for `wr_ready`), so the bytes stored are the offered ones.
 use super::cluster::{to_err, viol, Cluster};
 use super::plan::{Plan, SysResult};
 use crate::harness::Harness;
@@ -17,6 +25,9 @@ pub struct FrameBuffer {
     bytes_per_cycle: u32,
     /// The SO unit served first this cycle.
     rr: usize,
+    /// Per SO unit: bytes of its offered write already taken (a write wider than the frame
+    /// buffer's bandwidth takes several cycles).
+    taken: Vec<u64>,
 }
 
 impl FrameBuffer {
@@ -26,6 +37,7 @@ impl FrameBuffer {
             size: plan.buffer_bytes,
             bytes_per_cycle: plan.fb_bytes_per_cycle,
             rr: 0,
+            taken: Vec::new(),
         }
     }
 
@@ -36,7 +48,8 @@ impl FrameBuffer {
         }
     }
 
-    /// Grant the offered writes that fit this cycle's bandwidth, round-robin from `rr`, and
+    /// Grant the offered writes that fit this cycle's bandwidth, round-robin from `rr` (a write
+    /// wider than the bandwidth completes over several cycles, see the module comment), and
     /// settle again with the grants as `wr_ready`.
     pub fn grant<const N: usize, const S: usize>(
         &mut self,
@@ -44,13 +57,20 @@ impl FrameBuffer {
     ) -> Result<[bool; N], RunError> {
         let mut budget = self.bytes_per_cycle as u64;
         let mut granted = [false; N];
+        self.taken.resize(N, 0);
         for k in 0..N {
             let i = (self.rr + k) % N;
             if h.uut.wr_valid[i].val() {
                 let n = h.uut.wr_bytes[i].val().to_u32() as u64;
-                if n <= budget {
-                    budget -= n;
+                let left = n.saturating_sub(self.taken[i]);
+                if left <= budget {
+                    budget -= left;
                     granted[i] = true;
+                    self.taken[i] = 0;
+                } else if n > self.bytes_per_cycle as u64 {
+                    // Wider than the frame buffer: take this cycle's remaining budget.
+                    self.taken[i] += budget;
+                    budget = 0;
                 }
             }
         }
