@@ -93,20 +93,30 @@ pub fn quotable(markdown: &str) -> String {
         .join("\n\n")
 }
 
-/// Measure every point of a sweep in order, one progress step per finished point (`name` on
-/// the bar); the first error stops the sweep.
+/// Measure every point of a sweep, the points in parallel (rayon: one per core, or
+/// `RAYON_NUM_THREADS`), each an independent simulation; the results come back in the order of
+/// `setups`, equal to a serial run's. The bar (`name`) counts finished points; the first error
+/// in `setups`' order is returned.
 pub fn sweep<S, P>(
     name: &str,
     setups: &[S],
     show: bool,
-    measure: impl Fn(&S) -> Result<P, RunError>,
-) -> Result<Vec<P>, RunError> {
+    measure: impl Fn(&S) -> Result<P, RunError> + Sync,
+) -> Result<Vec<P>, RunError>
+where
+    S: Sync,
+    P: Send,
+{
+    use rayon::prelude::*;
     let bar = crate::progress::bar(setups.len() as u64, name, show);
-    let mut points = Vec::with_capacity(setups.len());
-    for s in setups {
-        points.push(measure(s)?);
-        bar.inc(1);
-    }
+    let results: Vec<Result<P, RunError>> = setups
+        .par_iter()
+        .map(|s| {
+            let p = measure(s);
+            bar.inc(1);
+            p
+        })
+        .collect();
     bar.finish_and_clear();
-    Ok(points)
+    results.into_iter().collect()
 }

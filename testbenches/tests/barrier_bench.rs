@@ -145,3 +145,19 @@ fn br9_tiled_barrier_with_bin_capacity_64_finishes() {
     let p = measure(&s).unwrap();
     check_point(&p).unwrap();
 }
+
+/// A sweep's points run in parallel (one simulation per core); the results must be those of a
+/// serial run, point for point and in the same order (`ppu bench` with one thread).
+#[test]
+fn br9_sweep_points_in_parallel_equal_a_serial_run() {
+    let run_with = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| bench::quick_points().unwrap())
+    };
+    let serial = run_with(1);
+    assert_eq!(&serial, quick_points());
+    assert_eq!(run_with(3), serial);
+}

@@ -6,7 +6,6 @@
 use super::system::{self, SwitchRecord, SystemConfig, UnitParams, MAX_CYCLES};
 use crate::bench::{Bench, BenchOptions, BenchReport};
 use crate::plot::{line_chart, Series};
-use crate::progress;
 use crate::scenario::RunError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -218,38 +217,36 @@ pub const COST_SWEEP: [f64; 3] = [0.25, 1.0, 4.0];
 
 /// The store-cost sweep: both protocols at each cost of [`COST_SWEEP`] on `sizes`.
 pub fn cost_sweep(sizes: &[usize], quick: bool, show: bool) -> Result<Vec<Row>, RunError> {
-    let mut rows = vec![];
-    let bar = progress::bar(
-        (sizes.len() * 2 * COST_SWEEP.len()) as u64,
-        "store cost",
-        show,
-    );
+    let mut setups = vec![];
     for &n in sizes {
         for w in [Workload::Shallow, Workload::Deep] {
             for cost in COST_SWEEP {
-                rows.push(measure(n, w, quick, cost)?.0);
-                bar.inc(1);
+                setups.push((n, w, cost));
             }
         }
     }
-    bar.finish_and_clear();
-    Ok(rows)
+    crate::bench::sweep("store cost", &setups, show, |&(n, w, cost)| {
+        measure(n, w, quick, cost).map(|m| m.0)
+    })
 }
 
 /// Measure the comparison rows.
 pub fn compare(sizes: &[usize], quick: bool, show: bool) -> Result<(Vec<Row>, Vec<u64>), RunError> {
-    let mut rows = vec![];
-    let mut latencies = vec![];
-    let bar = progress::bar((sizes.len() * 2) as u64, "status", show);
+    let mut setups = vec![];
     for &n in sizes {
         for w in [Workload::Shallow, Workload::Deep] {
-            let (row, lat) = measure(n, w, quick, system::STORE_CYCLES_PER_WORD)?;
-            latencies.extend(lat);
-            rows.push(row);
-            bar.inc(1);
+            setups.push((n, w));
         }
     }
-    bar.finish_and_clear();
+    let measured = crate::bench::sweep("status", &setups, show, |&(n, w)| {
+        measure(n, w, quick, system::STORE_CYCLES_PER_WORD)
+    })?;
+    let mut rows = vec![];
+    let mut latencies = vec![];
+    for (row, lat) in measured {
+        latencies.extend(lat);
+        rows.push(row);
+    }
     Ok((rows, latencies))
 }
 
@@ -277,15 +274,15 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
 
 /// Run `randoms` random workloads, adding their halt latencies to `lat`; returns the largest.
 fn random_halt_latencies(randoms: u64, show: bool, lat: &mut Vec<u64>) -> Result<u64, RunError> {
-    let bar = progress::bar(randoms, "halt latency", show);
+    let seeds: Vec<u64> = (0..randoms).collect();
+    let runs = crate::bench::sweep("halt latency", &seeds, show, |&seed| {
+        system::run(&random_pipeline(1000 + seed), None)
+    })?;
     let mut random_max = 0;
-    for seed in 0..randoms {
-        let r = system::run(&random_pipeline(1000 + seed), None)?;
+    for r in runs {
         random_max = random_max.max(r.max_halt_latency());
         lat.extend(r.switches.iter().map(|s| s.halt_latency));
-        bar.inc(1);
     }
-    bar.finish_and_clear();
     Ok(random_max)
 }
 

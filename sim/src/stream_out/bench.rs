@@ -340,30 +340,17 @@ fn sweep_table(md: &mut String, points: &[Point]) {
     }
 }
 
-/// Measure every setup, one progress step each.
-fn measure_all(setups: &[Setup], pb: &indicatif::ProgressBar) -> Result<Vec<Point>, RunError> {
-    setups
-        .iter()
-        .map(|s| {
-            let p = measure(s, 14);
-            pb.inc(1);
-            p
-        })
-        .collect()
+/// Measure every setup (in parallel, see [`crate::bench::sweep`]), one progress step each.
+pub fn measure_all(setups: &[Setup], show: bool, name: &str) -> Result<Vec<Point>, RunError> {
+    crate::bench::sweep(name, setups, show, |s| measure(s, 14))
 }
 
 /// Run the experiment and write `stream-out.md` and `stream-out.svg` into `opts.out_dir`.
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     let (rows, sweep_rows) = (scaling(opts.quick), sweep(opts.quick));
-    let pb = crate::progress::bar(
-        (rows.len() + sweep_rows.len()) as u64 + 1,
-        "stream-out",
-        opts.progress,
-    );
-    let points = measure_all(&rows, &pb)?;
-    let swept = measure_all(&sweep_rows, &pb)?;
+    let points = measure_all(&rows, opts.progress, "stream-out")?;
+    let swept = measure_all(&sweep_rows, opts.progress, "SO-14 sweep")?;
     let (lat, rate) = ssync_cost(if opts.quick { 32 } else { 256 })?;
-    pb.finish_and_clear();
     let md = markdown(&points, &swept, lat, rate);
     std::fs::create_dir_all(&opts.out_dir)?;
     let md_path = opts.out_dir.join("stream-out.md");
