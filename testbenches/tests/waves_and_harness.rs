@@ -113,3 +113,19 @@ fn x3_vcd_check_rejects_malformed_files() {
         assert!(check_vcd(&p).is_err(), "{} accepted", name);
     }
 }
+
+/// The harness benchmark's Verilator row: the exported FIFO verilated with -O3 and a generated
+/// C++ driver moves exactly the words the harness moves over the same stimulus.
+#[test]
+fn x3_harness_and_verilator_agree_on_the_same_stimulus() {
+    let Some(verilator) = ppu_sim::eda::tool_for_test("verilator", "the Verilator benchmark row")
+    else {
+        return;
+    };
+    let program = ppu_sim::widgets::verilator_bench::build(&verilator).unwrap();
+    for cycles in [1, 2, 1000, 25_000] {
+        let (h, _) = harness_run(cycles).unwrap();
+        let (v, _) = ppu_sim::widgets::verilator_bench::run(&program, cycles).unwrap();
+        assert_eq!(h, v, "{} cycles", cycles);
+    }
+}

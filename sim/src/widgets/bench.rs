@@ -1,9 +1,13 @@
 //! `ppu bench harness` (SPEC X-3): cycles per second of [`crate::harness::Harness`] against
-//! rust-hdl's own `Simulation` (testbench thread + clock), on the reference FIFO with the same
-//! stimulus, measured in one run. Both runs must move the same number of words, or the
-//! comparison is void and the benchmark fails.
+//! rust-hdl's own `Simulation` (testbench thread + clock) and against the same exported Verilog
+//! under Verilator -O3 ([`super::verilator_bench`]), on the reference FIFO with the same
+//! stimulus, measured in one run. All runs must move the same number of words over the same
+//! cycles, or the comparison is void and the benchmark fails. Without Verilator the Verilator
+//! row says so (an error under `PPU_REQUIRE_EDA=1`).
 use super::stream_fifo::RefFifo;
+use super::verilator_bench;
 use crate::bench::{Bench, BenchOptions, BenchReport};
+use crate::eda;
 use crate::harness::Harness;
 use crate::scenario::RunError;
 use rust_hdl::prelude::*;
@@ -79,34 +83,57 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
             w_h, w_s, sim_cycles
         )));
     }
-    let (_, t_h) = harness_run(harness_cycles)?;
+    let (w_hl, t_h) = harness_run(harness_cycles)?;
     let rate_h = harness_cycles as f64 / t_h;
     let rate_s = sim_cycles as f64 / t_s;
+    let verilator = verilator_row(harness_cycles, w_hl)?;
     let mut md = String::new();
-    md.push_str("# Cycle harness against rust-hdl `Simulation` (SPEC X-3)\n\n");
+    md.push_str("# Cycle harness against rust-hdl `Simulation` and Verilator (SPEC X-3)\n\n");
     md.push_str("Reference FIFO (`stream_fifo`, 16-bit words, depth 6), the same random valid/ready stimulus, one run of `cargo run --release -- bench harness`");
     md.push_str(&format!(
-        " ({} build).\nBoth engines moved {} words over the first {} cycles (checked).\n\n",
+        " ({} build).\nThe harness and `Simulation` moved {} words over the first {} cycles; the harness and \
+         Verilator {} words over {} cycles (both checked).\n\n",
         if cfg!(debug_assertions) {
             "debug"
         } else {
             "release"
         },
         w_h,
-        sim_cycles
+        sim_cycles,
+        w_hl,
+        harness_cycles
     ));
-    md.push_str("| engine | cycles | seconds | cycles/s | speed-up |\n| --- | ---: | ---: | ---: | ---: |\n");
+    md.push_str("| engine | cycles | seconds | cycles/s | vs `Simulation` | vs Verilator |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    let vs_verilator = |rate: f64| match &verilator {
+        Ok((_, rate_v)) if rate < *rate_v => format!("1/{:.0}", rate_v / rate),
+        Ok((_, rate_v)) => format!("{:.1}x", rate / rate_v),
+        Err(_) => "-".to_string(),
+    };
     md.push_str(&format!(
-        "| rust-hdl `Simulation` (testbench thread) | {} | {:.3} | {:.0} | 1x |\n",
-        sim_cycles, t_s, rate_s
+        "| rust-hdl `Simulation` (testbench thread) | {} | {:.3} | {:.0} | 1x | {} |\n",
+        sim_cycles,
+        t_s,
+        rate_s,
+        vs_verilator(rate_s)
     ));
     md.push_str(&format!(
-        "| ppu-sim `Harness` (direct stepping) | {} | {:.3} | {:.0} | {:.0}x |\n",
+        "| ppu-sim `Harness` (direct stepping) | {} | {:.3} | {:.0} | {:.0}x | {} |\n",
         harness_cycles,
         t_h,
         rate_h,
-        rate_h / rate_s
+        rate_h / rate_s,
+        vs_verilator(rate_h)
     ));
+    match &verilator {
+        Ok((t_v, rate_v)) => md.push_str(&format!(
+            "| Verilator -O3 (exported Verilog, C++ driver) | {} | {:.3} | {:.0} | {:.0}x | 1x |\n",
+            harness_cycles,
+            t_v,
+            rate_v,
+            rate_v / rate_s
+        )),
+        Err(why) => md.push_str(&format!("| Verilator -O3 | - | - | - | - | {} |\n", why)),
+    }
     let mut files = vec![];
     if !opts.quick {
         std::fs::create_dir_all(&opts.out_dir)?;
@@ -120,11 +147,30 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     })
 }
 
+/// Verilator's run of `cycles` cycles: (seconds, cycles/s), after checking it moved `words`
+/// words like the harness; `Err(reason)` in the table when Verilator is not installed.
+fn verilator_row(cycles: u64, words: u64) -> Result<Result<(f64, f64), String>, RunError> {
+    let tool = match eda::tool("verilator", "the harness benchmark's Verilator row") {
+        Ok(eda::ToolCheck::Use(p)) => p,
+        Ok(eda::ToolCheck::Skip(why)) => return Ok(Err(why)),
+        Err(e) => return Err(RunError::Violation(e)),
+    };
+    let program = verilator_bench::build(&tool).map_err(RunError::Violation)?;
+    let (w_v, t_v) = verilator_bench::run(&program, cycles)?;
+    if w_v != words {
+        return Err(RunError::Violation(format!(
+            "harness moved {} words, Verilator {} over the same {} cycles",
+            words, w_v, cycles
+        )));
+    }
+    Ok(Ok((t_v, cycles as f64 / t_v)))
+}
+
 /// The foundation's benchmarks.
 pub fn benches() -> Vec<Bench> {
     vec![Bench {
         name: "harness",
-        about: "cycles/second of the cycle harness against rust-hdl's Simulation on the FIFO (X-3)",
+        about: "cycles/second of the cycle harness against rust-hdl's Simulation and Verilator on the FIFO (X-3)",
         run,
     }]
 }

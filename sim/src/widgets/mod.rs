@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod rr_arbiter;
 pub mod stream_fifo;
+pub mod verilator_bench;
 
 use crate::eda::export::{verilog_of, Unit};
 use crate::mechanism::Mechanism;
