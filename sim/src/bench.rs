@@ -93,6 +93,9 @@ pub fn quotable(markdown: &str) -> String {
         .join("\n\n")
 }
 
+/// Stack of each sweep worker thread (address space; pages are touched only as used).
+pub const SWEEP_STACK_BYTES: usize = 256 << 20;
+
 /// Measure every point of a sweep, the points in parallel (rayon: one per core, or
 /// `RAYON_NUM_THREADS`), each an independent simulation; the results come back in the order of
 /// `setups`, equal to a serial run's. The bar (`name`) counts finished points; the first error
@@ -109,14 +112,24 @@ where
 {
     use rayon::prelude::*;
     let bar = crate::progress::bar(setups.len() as u64, name, show);
-    let results: Vec<Result<P, RunError>> = setups
-        .par_iter()
-        .map(|s| {
-            let p = measure(s);
-            bar.inc(1);
-            p
-        })
-        .collect();
+    // The system models build their RTL blocks on the stack (a 16-SO-unit cluster is several
+    // megabytes): the workers get the main thread's room and more, not rayon's default 2 MiB.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .stack_size(SWEEP_STACK_BYTES)
+        .thread_name(|i| format!("ppu-sweep-{}", i))
+        .build()
+        .map_err(|e| RunError::Output(format!("cannot start the sweep's threads: {}", e)))?;
+    let results: Vec<Result<P, RunError>> = pool.install(|| {
+        setups
+            .par_iter()
+            .map(|s| {
+                let p = measure(s);
+                bar.inc(1);
+                p
+            })
+            .collect()
+    });
     bar.finish_and_clear();
     results.into_iter().collect()
 }

@@ -316,3 +316,27 @@ fn x6_outputs_go_under_the_checkout_or_the_current_folder() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bench's sweep runs its points on worker threads that build large RTL blocks on their
+/// stacks: `ppu` must not depend on the RUST_MIN_STACK that `cargo` sets for this workspace (an
+/// installed `ppu` runs without it).
+#[test]
+fn x6_bench_sweeps_run_without_a_larger_default_stack() {
+    let out_dir = ppu_sim::repo_root()
+        .join("target")
+        .join("cli-tests")
+        .join("bench-stack");
+    let out = Command::new(env!("CARGO_BIN_EXE_ppu"))
+        .args(["bench", "stream-out", "--quick", "--out"])
+        .arg(&out_dir)
+        .env_remove("RUST_MIN_STACK")
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("| SO units |"));
+}

@@ -114,3 +114,15 @@ fn so14_bench_writes_table_and_plot() {
     assert!(svg.contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The sweep's points run in parallel on worker threads (each builds clusters of up to 16 SO
+/// units on its stack); the results equal a one-thread run's, point for point.
+#[test]
+fn so14_sweep_points_in_parallel_equal_a_serial_run() {
+    let serial = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| bench::quick_points().unwrap());
+    assert_eq!(&serial, quick_points());
+}

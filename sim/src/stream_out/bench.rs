@@ -489,12 +489,10 @@ fn plot_points(svg: &std::path::Path, points: &[Point]) -> Result<(), RunError> 
 /// Measured points of a quick run (for tests of the trend): the scaling rows and the sweep
 /// rows.
 pub fn quick_points() -> Result<(Vec<Point>, Vec<Point>), RunError> {
-    let m = |v: Vec<Setup>| {
-        v.iter()
-            .map(|s| measure(s, 14))
-            .collect::<Result<Vec<_>, _>>()
-    };
-    Ok((m(scaling(true))?, m(sweep(true))?))
+    Ok((
+        measure_all(&scaling(true), false, "stream-out")?,
+        measure_all(&sweep(true), false, "SO-14 sweep")?,
+    ))
 }
 
 /// The stream-output experiments.
