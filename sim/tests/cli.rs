@@ -190,11 +190,14 @@ fn x4_export_writes_one_file_per_unit_with_its_module_name() {
 }
 
 #[test]
-fn x3_bench_harness_quick_reports_both_engines() {
+fn x3_bench_harness_quick_reports_every_engine() {
     let (code, out, err) = ppu(&["bench", "harness", "--quick"]);
     assert_eq!(code, 0, "{}", err);
     assert!(
-        out.contains("rust-hdl `Simulation`") && out.contains("speed-up"),
+        out.contains("rust-hdl `Simulation`")
+            && out.contains("| ppu-sim `Harness`")
+            && out.contains("| Verilator -O3")
+            && out.contains("vs Verilator"),
         "{}",
         out
     );

@@ -56,11 +56,17 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     /// The ID handed out this cycle equals the arriving retire / done ID.
     retire_is_new: Signal<Local, Bit>,
     done_is_new: Signal<Local, Bit>,
-    slot_bit: [Constant<Bits<WINDOW>>; WINDOW],
     onehot_wrap: Constant<Bits<WINDOW>>,
     slot_busy: [DFF<Bit>; WINDOW],
     slot_batch_id: [DFF<Bits<14>>; WINDOW],
     next_slot_busy: Signal<Local, Bit>,
+    /// The next ID's slot is busy (registered, see `update`).
+    next_slot_busy_q: DFF<Bit>,
+    /// `next_slot_onehot` rotated by one: the slot after the next ID's.
+    slot_after: Signal<Local, Bits<WINDOW>>,
+    /// After this cycle's retires, the next ID's slot / the slot after it is still busy.
+    busy_stays_here: Signal<Local, Bit>,
+    busy_stays_after: Signal<Local, Bit>,
     allocate: Signal<Local, Bit>,
     retire_found: Signal<Local, Bit>,
     done_found: Signal<Local, Bit>,
@@ -97,13 +103,14 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             same_id_q: Default::default(),
             retire_is_new: Default::default(),
             done_is_new: Default::default(),
-            slot_bit: std::array::from_fn(|i| {
-                Constant::new(bits::<WINDOW>(1) << bits::<WINDOW>(i as u64))
-            }),
             onehot_wrap: Constant::new(bits::<WINDOW>((WINDOW - 1) as u64)),
             slot_busy: std::array::from_fn(|_| Default::default()),
             slot_batch_id: std::array::from_fn(|_| Default::default()),
             next_slot_busy: Default::default(),
+            next_slot_busy_q: Default::default(),
+            slot_after: Default::default(),
+            busy_stays_here: Default::default(),
+            busy_stays_after: Default::default(),
             allocate: Default::default(),
             retire_found: Default::default(),
             done_found: Default::default(),
@@ -122,7 +129,8 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             violation_q,
             retire_valid_q,
             done_valid_q,
-            same_id_q
+            same_id_q,
+            next_slot_busy_q
         );
         self.retire_valid_q.d.next = self.retire_valid.val();
         self.done_valid_q.d.next = self.done_valid.val();
@@ -135,12 +143,25 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             self.slot_busy[i].d.next = self.slot_busy[i].q.val();
             self.slot_batch_id[i].d.next = self.slot_batch_id[i].q.val();
         }
-        self.next_slot_busy.next = false;
+        // Whether the next ID's slot is busy is a register: this cycle's value for the slot the
+        // next ID will have after this cycle (the same slot, or the one after it when an ID is
+        // handed out now), from the slots' busy bits less this cycle's retires.
+        self.next_slot_busy.next = self.next_slot_busy_q.q.val();
+        self.slot_after.next = (self.next_slot_onehot.q.val() << bits::<WINDOW>(1))
+            | (self.next_slot_onehot.q.val() >> self.onehot_wrap.val());
+        self.busy_stays_here.next = false;
+        self.busy_stays_after.next = false;
         for i in 0..WINDOW {
-            if (self.next_slot_onehot.q.val() & self.slot_bit[i].val()).any()
-                & self.slot_busy[i].q.val()
+            if self.slot_busy[i].q.val()
+                & !(self.retire_valid_q.q.val() & self.retire_match[i].q.val())
+                & !(self.done_valid_q.q.val() & self.done_match[i].q.val())
             {
-                self.next_slot_busy.next = true;
+                if self.next_slot_onehot.q.val().get_bit(i) {
+                    self.busy_stays_here.next = true;
+                }
+                if self.slot_after.val().get_bit(i) {
+                    self.busy_stays_after.next = true;
+                }
             }
         }
         self.id_valid.next = !self.next_slot_busy.val();
@@ -157,8 +178,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             self.retire_match[i].d.next =
                 self.slot_batch_id[i].q.val() == self.retire_batch_id.val();
             self.done_match[i].d.next = self.slot_batch_id[i].q.val() == self.done_batch_id.val();
-            if self.allocate.val() & (self.next_slot_onehot.q.val() & self.slot_bit[i].val()).any()
-            {
+            if self.allocate.val() & self.next_slot_onehot.q.val().get_bit(i) {
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
                 self.retire_match[i].d.next = self.retire_is_new.val();
@@ -180,14 +200,16 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.violation_q.d.next = (self.retire_valid_q.q.val() & !self.retire_found.val())
             | (self.done_valid_q.q.val() & !self.done_found.val())
             | (self.retire_valid_q.q.val() & self.done_valid_q.q.val() & self.same_id_q.q.val());
+        self.next_slot_busy_q.d.next = self.busy_stays_here.val();
         if self.allocate.val() {
             self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
-            self.next_slot_onehot.d.next = (self.next_slot_onehot.q.val() << bits::<WINDOW>(1))
-                | (self.next_slot_onehot.q.val() >> self.onehot_wrap.val());
+            self.next_slot_onehot.d.next = self.slot_after.val();
+            self.next_slot_busy_q.d.next = self.busy_stays_after.val();
         }
         if self.reset.val() {
             self.id_batch_id_reg.d.next = bits::<14>(0);
             self.next_slot_onehot.d.next = bits::<WINDOW>(1);
+            self.next_slot_busy_q.d.next = false;
             self.violation_q.d.next = false;
             self.retire_valid_q.d.next = false;
             self.done_valid_q.d.next = false;
