@@ -126,6 +126,9 @@ pub struct SoUnit {
     request_complete: Signal<Local, Bit>,
     handover: Signal<Local, Bit>,
     transfer: Signal<Local, Bit>,
+    excess0: Signal<Local, Bits<32>>,
+    bpc0: Signal<Local, Bits<32>>,
+    excess_within_bpc: Signal<Local, Bit>,
     job_end: Signal<Local, Bit>,
     stage_b_free: Signal<Local, Bit>,
     load_slots: Signal<Local, Bit>,
@@ -234,6 +237,9 @@ impl Default for SoUnit {
             request_complete: Default::default(),
             handover: Default::default(),
             transfer: Default::default(),
+            excess0: Default::default(),
+            bpc0: Default::default(),
+            excess_within_bpc: Default::default(),
             job_end: Default::default(),
             stage_b_free: Default::default(),
             load_slots: Default::default(),
@@ -458,13 +464,21 @@ impl Logic for SoUnit {
         self.overflow.next = false;
         self.job_done.next = false;
         self.transfer.next = self.writing_reg.q.val() & self.wr_ready.val();
+        // slot 0's bytes after this transfer fit one more transfer (excess <= bytes_per_cycle),
+        // compared in 16-bit halves that run side by side (two short carry chains).
+        self.excess0.next = self.slot_excess[0].q.val();
+        self.bpc0.next = self.job_bpc.q.val();
+        self.excess_within_bpc.next = (self.excess0.val().get_bits::<16>(16)
+            < self.bpc0.val().get_bits::<16>(16))
+            | ((self.excess0.val().get_bits::<16>(16) == self.bpc0.val().get_bits::<16>(16))
+                & (self.excess0.val().get_bits::<16>(0) <= self.bpc0.val().get_bits::<16>(0)));
         self.job_end.next =
             self.transfer.val() & self.slot_last[0].q.val() & !self.slot_valid[1].q.val();
         if self.transfer.val() {
             if !self.slot_last[0].q.val() {
                 self.slot_bytes[0].d.next = self.slot_excess[0].q.val();
                 self.slot_excess[0].d.next = self.slot_excess[0].q.val() - self.job_bpc.q.val();
-                self.slot_last[0].d.next = self.slot_excess[0].q.val() <= self.job_bpc.q.val();
+                self.slot_last[0].d.next = self.excess_within_bpc.val();
                 self.slot_offset[0].d.next = self.slot_offset[0].q.val() + self.job_bpc.q.val();
             } else {
                 // The buffer is written: the next one moves into slot 0.
