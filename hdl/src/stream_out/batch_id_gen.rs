@@ -39,8 +39,9 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     pub stall: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     id_batch_id_reg: DFF<Bits<14>>,
-    /// The slot of the next ID (`id_batch_id_reg` mod `WINDOW`), one-hot: whether it is busy
-    /// is an AND-OR, not a `WINDOW`-way multiplexer, and its busy bit is set by one AND.
+    /// The slot of the next ID (`id_batch_id_reg` mod `WINDOW`), one-hot: its busy bit is set
+    /// by one AND, and whether it is busy (`next_slot_busy_q`) is an AND-OR, not a
+    /// `WINDOW`-way multiplexer.
     next_slot_onehot: DFF<Bits<WINDOW>>,
     /// `violation`, registered.
     violation_q: DFF<Bit>,

@@ -14,10 +14,13 @@
 //! the channel rules forbid).
 //!
 //! Timing: combinational from request to grant (zero latency), one transfer per cycle.
-//! The choice is one-hot throughout: the round-robin state is a mask of the requesters after the
+//! The control path is one-hot: the round-robin state is a mask of the requesters after the
 //! last one served, the pick is the lowest set bit of the masked (else the unmasked) requests
-//! (`x & (!x + 1)`), and the next mask is the bits above the one granted (`!((g << 1) - 1)`),
-//! so no binary index is encoded and decoded again on the way to `grant_valid` or the mask.
+//! (`x & (!x + 1)`), `grant_valid` and the `ready`s come from that one-hot grant, and the next
+//! mask is the bits above it (`!((g << 1) - 1)`), so no index is encoded and decoded again on
+//! that path. The same choice as an index (`grant_source`, the data multiplexer's select)
+//! comes from two priority encoders beside it (a multiplexer on the one-hot grant maps as a
+//! priority chain: more LUTs and slower).
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

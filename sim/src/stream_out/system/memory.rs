@@ -31,13 +31,14 @@ pub struct FrameBuffer {
 }
 
 impl FrameBuffer {
-    pub fn new(plan: &Plan) -> FrameBuffer {
+    /// The frame buffer of `plan` in front of a cluster of `so_units` SO units.
+    pub fn new(plan: &Plan, so_units: usize) -> FrameBuffer {
         FrameBuffer {
             mem: std::array::from_fn(|i| vec![0u8; plan.buffer_bytes[i] as usize]),
             size: plan.buffer_bytes,
             bytes_per_cycle: plan.fb_bytes_per_cycle,
             rr: 0,
-            taken: Vec::new(),
+            taken: vec![0; so_units],
         }
     }
 
@@ -57,7 +58,6 @@ impl FrameBuffer {
     ) -> Result<[bool; N], RunError> {
         let mut budget = self.bytes_per_cycle as u64;
         let mut granted = [false; N];
-        self.taken.resize(N, 0);
         for k in 0..N {
             let i = (self.rr + k) % N;
             if h.uut.wr_valid[i].val() {

@@ -146,7 +146,7 @@ impl<'a> System<'a> {
             plan,
             wdu: Wdu::default(),
             mpc: Mpcs::new(n, Shaders::new(plan.shaders, n)),
-            fb: FrameBuffer::new(plan),
+            fb: FrameBuffer::new(plan, n),
             watch: SsyncWatch::new(SsyncScoreboard::new(plan.golden()), n),
             res: SysResult::default(),
             idle: 0,
