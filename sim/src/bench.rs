@@ -12,6 +12,8 @@ pub struct BenchOptions {
     pub progress: bool,
     /// Where results go (`docs/results` by default).
     pub out_dir: PathBuf,
+    /// The engine that runs the RTL of the system simulations.
+    pub engine: crate::verilator::Engine,
 }
 
 impl Default for BenchOptions {
@@ -20,6 +22,7 @@ impl Default for BenchOptions {
             quick: false,
             progress: false,
             out_dir: crate::work_root().join("docs").join("results"),
+            engine: Default::default(),
         }
     }
 }

@@ -11,12 +11,16 @@
 //! Optionally records a VCD ([`crate::vcd_out`]) and the top-level port values of every cycle
 //! ([`PortTrace`]) for co-simulation against the exported Verilog ([`crate::cosim`]).
 use crate::vcd::writer::VcdRecorder;
+use crate::verilator::{Verilated, VerilatorTop};
 use rust_hdl::prelude::*;
 use std::fmt;
 use std::path::Path;
 
 /// Simulated time of one clock cycle in the VCD (nanoseconds; timescale 1 ns).
 pub const PERIOD: u64 = 10;
+/// Why waves and the Verilator engine do not go together.
+pub const VCD_NEEDS_HARNESS: &str = "waves (--vcd) are written by the harness engine only; \
+     run with --engine harness to record them";
 /// Delta-cycle limit for the combinational logic to settle.
 const MAX_SETTLE: usize = 1000;
 
@@ -228,6 +232,10 @@ pub struct Harness<B: Block> {
     cycle: u64,
     vcd: Option<VcdRecorder>,
     ports: Option<PortTrace>,
+    /// The Verilator engine, when attached: it computes the block's outputs instead of
+    /// rust-hdl's `update_all` ([`crate::verilator`]).
+    verilated: Option<Verilated<B>>,
+    clock: bool,
 }
 
 impl<B: Block> Harness<B> {
@@ -241,13 +249,31 @@ impl<B: Block> Harness<B> {
             cycle: 0,
             vcd: None,
             ports: None,
+            verilated: None,
+            clock: false,
         };
         let _ = h.settle();
         h
     }
 
+    /// Run the block under the Verilator engine from now on ([`crate::verilator`]).
+    pub fn with_verilator(mut self) -> Result<Self, String>
+    where
+        B: VerilatorTop,
+    {
+        if self.vcd.is_some() {
+            return Err(VCD_NEEDS_HARNESS.into());
+        }
+        self.verilated = Some(Verilated::new(&self.uut)?);
+        let _ = self.settle();
+        Ok(self)
+    }
+
     /// Record a VCD to `path`; `top` names the top scope (the unit's name).
     pub fn with_vcd(mut self, path: &Path, top: &str) -> std::io::Result<Self> {
+        if self.verilated.is_some() {
+            return Err(std::io::Error::other(VCD_NEEDS_HARNESS));
+        }
         self.vcd = Some(VcdRecorder::create(path, top, &self.uut)?);
         Ok(self)
     }
@@ -275,6 +301,10 @@ impl<B: Block> Harness<B> {
 
     /// Propagate the current inputs through the combinational logic.
     pub fn settle(&mut self) -> Result<(), NoConvergence> {
+        if let Some(v) = &mut self.verilated {
+            v.eval(&mut self.uut, self.clock);
+            return Ok(());
+        }
         for _ in 0..MAX_SETTLE {
             self.uut.update_all();
             if !self.uut.has_changed() {
@@ -301,12 +331,18 @@ impl<B: Block> Harness<B> {
             v.sample(PERIOD * self.cycle, &self.uut);
         }
         (self.set_clock)(&mut self.uut, true);
+        self.clock = true;
         self.settle()?;
         if let Some(v) = &mut self.vcd {
             v.sample(PERIOD * self.cycle + PERIOD / 2, &self.uut);
         }
         (self.set_clock)(&mut self.uut, false);
-        self.settle()?;
+        self.clock = false;
+        if self.verilated.is_none() {
+            // The falling edge: no register reacts, and a verilated model evaluates the low
+            // clock with the next cycle's inputs.
+            self.settle()?;
+        }
         self.cycle += 1;
         Ok(())
     }

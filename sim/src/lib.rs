@@ -9,6 +9,7 @@
 //! | [`vcd`] | VCD writer, independent read-back, GTKWave save files, SVG | X-3 |
 //! | [`eda`] | Verilog export, Verilator lint, co-simulation, Yosys/nextpnr | X-4 |
 //! | [`scenario`], [`trace`] | JSON scenarios, JSON Lines traces, exit statuses | X-5 |
+//! | [`verilator`] | the Verilator engine of system simulations (`--engine verilator`) | X-3 |
 //! | [`bench`], [`plot`], [`progress`] | benchmark plumbing, SVG charts, progress bars | X-6 |
 //! | [`mechanism`] | what a mechanism contributes: runners, benches, units, waves | X-1 |
 //!
@@ -38,6 +39,7 @@ pub mod stream_out;
 pub mod tb;
 pub mod trace;
 pub mod vcd;
+pub mod verilator;
 pub mod widgets;
 pub mod work_queue;
 

@@ -70,6 +70,8 @@ pub struct RunOptions {
     pub seed: u64,
     /// Show progress bars (the command line sets it when stderr is a terminal).
     pub progress: bool,
+    /// The engine that runs the RTL of a system simulation.
+    pub engine: crate::verilator::Engine,
 }
 
 /// The summary of a finished run, printed as a table by the command line.

@@ -4,6 +4,7 @@
 use crate::harness::{Harness, PortTrace};
 use crate::vcd::checker as vcd_check;
 use crate::vcd::gtkw::{self, Group};
+use crate::verilator::{Engine, VerilatorTop};
 use rust_hdl::prelude::*;
 use std::fmt::Debug;
 use std::path::Path;
@@ -13,6 +14,8 @@ use std::path::Path;
 pub struct TbOutput<'a> {
     pub vcd: Option<&'a Path>,
     pub record_ports: bool,
+    /// The engine that runs the RTL (system simulations, [`system_harness`]).
+    pub engine: Engine,
 }
 
 /// A harness for a testbench: VCD and port recording as `out` asks, top scope named `top`.
@@ -32,6 +35,23 @@ pub fn harness<B: Block>(
         h = h.with_port_trace();
     }
     Ok(h)
+}
+
+/// A harness for a system simulation's top block: as [`harness`], under `out.engine`.
+pub fn system_harness<B: VerilatorTop>(
+    uut: B,
+    set_clock: fn(&mut B, bool),
+    out: &TbOutput,
+    top: &str,
+) -> Result<Harness<B>, String> {
+    if out.engine == Engine::Verilator && out.vcd.is_some() {
+        return Err(crate::harness::VCD_NEEDS_HARNESS.into());
+    }
+    let h = harness(uut, set_clock, out, top)?;
+    match out.engine {
+        Engine::Harness => Ok(h),
+        Engine::Verilator => h.with_verilator(),
+    }
 }
 
 /// Finish a harness: flush the VCD, read it back with the independent parser, write its

@@ -31,6 +31,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         crate::tb::TbOutput {
             vcd: Some(p),
             record_ports: false,
+            engine: crate::verilator::Engine::Harness,
         }
     }
     tb::run_tiling_waves(&out(&dir.join("tiling_unit.vcd")))?;

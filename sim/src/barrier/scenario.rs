@@ -193,6 +193,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
         commands,
         mode: Mode::AsGiven,
         vcd: None,
+        engine: Default::default(),
         record_ports: false,
     };
     check_pending_barriers(&cfg, Mode::AsGiven)?;
@@ -265,6 +266,7 @@ pub fn run_checked(
 pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value)?;
     cfg.vcd = opts.vcd.clone();
+    cfg.engine = opts.engine;
     let (r, _) = run_checked(value, &cfg, opts.trace.as_deref())?;
     Ok(RunSummary {
         unit: "barrier".into(),

@@ -8,6 +8,7 @@ use ppu_sim::eda::{export, synth};
 use ppu_sim::registry;
 use ppu_sim::scenario::{self, RunError, RunOptions};
 use ppu_sim::vcd::svg as wave_svg;
+use ppu_sim::verilator::Engine;
 use ppu_sim::work_root;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -60,6 +61,10 @@ struct RunArgs {
     /// Print the built-in scenario's JSON instead of running it.
     #[arg(long)]
     print: bool,
+    /// The engine that runs the RTL: `harness` (rust-hdl, the default, writes waves) or
+    /// `verilator` (the exported Verilog under Verilator, built once and cached under target/).
+    #[arg(long, default_value = "harness", value_parser = parse_engine)]
+    engine: Engine,
 }
 
 #[derive(Args)]
@@ -75,6 +80,9 @@ struct BenchArgs {
     /// Folder for results (default docs/results).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// The engine that runs the RTL of the system simulations (`harness` or `verilator`).
+    #[arg(long, default_value = "harness", value_parser = parse_engine)]
+    engine: Engine,
 }
 
 #[derive(Args)]
@@ -169,12 +177,29 @@ fn figures(s: &scenario::RunSummary) -> String {
     parts.join("  ")
 }
 
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    Engine::parse(s)
+}
+
+/// The engine can run here, and is not asked for waves it cannot write (exit 2 otherwise).
+fn check_engine(engine: Engine, vcd: bool) -> Result<(), Failure> {
+    engine.available().map_err(|e| fail(2, e))?;
+    if engine == Engine::Verilator && vcd {
+        return Err(fail(2, ppu_sim::harness::VCD_NEEDS_HARNESS));
+    }
+    Ok(())
+}
+
 fn cmd_run(a: RunArgs) -> Result<(), Failure> {
+    if !a.print {
+        check_engine(a.engine, a.vcd.is_some())?;
+    }
     let opts = RunOptions {
         trace: a.trace,
         vcd: a.vcd,
         seed: a.seed,
         progress: progress_wanted(),
+        engine: a.engine,
     };
     let summary = if let Some(path) = a.scenario {
         registry::run_file(&path, &opts)?
@@ -232,9 +257,11 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
             format!("no benchmark `{}` (available: {})", name, known.join(", ")),
         )
     })?;
+    check_engine(a.engine, false)?;
     let mut opts = BenchOptions {
         quick: a.quick,
         progress: progress_wanted(),
+        engine: a.engine,
         ..Default::default()
     };
     if let Some(o) = a.out {

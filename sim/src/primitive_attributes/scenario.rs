@@ -321,6 +321,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
         vertices,
         prims,
         vcd: None,
+        engine: Default::default(),
         record_ports: false,
     })
 }
@@ -343,6 +344,7 @@ pub fn run_checked(
 pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value)?;
     cfg.vcd = opts.vcd.clone();
+    cfg.engine = opts.engine;
     let (r, _) = run_checked(value, &cfg, opts.trace.as_deref())?;
     let tris = cfg.prims.len().max(1) as f64;
     let lookups = (r.cache_hits + r.cache_misses).max(1) as f64;

@@ -79,6 +79,7 @@ pub fn pipeline(n: usize, w: Workload, drain: bool, quick: bool, seed: u64) -> S
         store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: MAX_CYCLES,
         vcd: None,
+        engine: Default::default(),
     }
 }
 
@@ -130,6 +131,7 @@ pub fn random_pipeline(seed: u64) -> SystemConfig {
         store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: MAX_CYCLES,
         vcd: None,
+        engine: Default::default(),
     }
 }
 

@@ -28,6 +28,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         TbOutput {
             vcd: Some(p),
             record_ports: false,
+            engine: crate::verilator::Engine::Harness,
         }
     }
     let p = dir.join("status_fsm.vcd");

@@ -138,6 +138,7 @@ pub fn run_fsm(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError>
         &TbOutput {
             vcd: opts.vcd.as_deref(),
             record_ports: false,
+            engine: opts.engine,
         },
     )
     .map_err(RunError::Violation)?;
@@ -418,12 +419,14 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
         store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
         max_cycles: system::MAX_CYCLES,
         vcd: None,
+        engine: Default::default(),
     })
 }
 
 pub fn run_system(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value, opts.seed)?;
     cfg.vcd = opts.vcd.clone();
+    cfg.engine = opts.engine;
     let mut tw = TraceWriter::create(opts.trace.as_deref())?;
     let r = system::run(&cfg, Some(&mut tw))?;
     let n = r.switches.len().max(1) as f64;

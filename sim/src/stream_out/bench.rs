@@ -117,6 +117,7 @@ pub fn plan(s: &Setup, seed: u64) -> Plan {
             count: s.shaders,
             out_batches: SHADER_OUT_BATCHES,
         }),
+        engine: Default::default(),
     }
 }
 

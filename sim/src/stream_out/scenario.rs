@@ -368,6 +368,7 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
         steps: ex.steps,
         max_cycles,
         shaders: cfg.shaders,
+        engine: Default::default(),
     })
 }
 
@@ -377,7 +378,8 @@ pub fn run_traced(
     opts: &RunOptions,
     trace: &mut TraceWriter,
 ) -> Result<SysResult, RunError> {
-    let p = plan(value, opts.seed)?;
+    let mut p = plan(value, opts.seed)?;
+    p.engine = opts.engine;
     run_plan(&p, trace, opts.vcd.as_deref())
 }
 
@@ -399,7 +401,8 @@ pub fn run_with_events(
     opts: &RunOptions,
 ) -> Result<(RunSummary, Vec<Value>), RunError> {
     let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
-    let p = plan(value, opts.seed)?;
+    let mut p = plan(value, opts.seed)?;
+    p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     let events = trace.done(r.cycles, done_fields(&r))?;
     Ok((summary(&r, p.shaders.is_some()), events))
@@ -407,7 +410,8 @@ pub fn run_with_events(
 
 fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut trace = TraceWriter::create(opts.trace.as_deref())?;
-    let p = plan(value, opts.seed)?;
+    let mut p = plan(value, opts.seed)?;
+    p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     trace.done(r.cycles, done_fields(&r))?;
     Ok(summary(&r, p.shaders.is_some()))

@@ -44,6 +44,7 @@ pub fn export_units() -> Vec<Unit> {
                     &TbOutput {
                         vcd: None,
                         record_ports: true,
+                        engine: crate::verilator::Engine::Harness,
                     },
                 )?;
                 r.ports.ok_or_else(|| "no port trace".to_string())
@@ -65,6 +66,7 @@ pub fn export_units() -> Vec<Unit> {
                     &TbOutput {
                         vcd: None,
                         record_ports: true,
+                        engine: crate::verilator::Engine::Harness,
                     },
                 )?;
                 r.ports.ok_or_else(|| "no port trace".to_string())
@@ -85,6 +87,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         &TbOutput {
             vcd: Some(&fifo),
             record_ports: false,
+            engine: crate::verilator::Engine::Harness,
         },
     )?;
     let arb = dir.join("rr_arbiter.vcd");
@@ -93,6 +96,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         &TbOutput {
             vcd: Some(&arb),
             record_ports: false,
+            engine: crate::verilator::Engine::Harness,
         },
     )?;
     Ok(vec!["stream_fifo".into(), "rr_arbiter".into()])

@@ -35,6 +35,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
         crate::tb::TbOutput {
             vcd: Some(p),
             record_ports: false,
+            engine: crate::verilator::Engine::Harness,
         }
     }
     let p = dir.join("gp_fifo.vcd");

@@ -198,6 +198,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
         threads,
         mode: Mode::GpuCreated,
         vcd: None,
+        engine: Default::default(),
         record_ports: false,
         record_host_ports: false,
     })
@@ -207,6 +208,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
 pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value)?;
     cfg.vcd = opts.vcd.clone();
+    cfg.engine = opts.engine;
     let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
     let (r, _) = system::run(&cfg, Some(&mut trace))?;
     let events = trace.done(

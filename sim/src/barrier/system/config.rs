@@ -65,6 +65,8 @@ pub struct SystemConfig {
     pub commands: Vec<Command>,
     pub mode: Mode,
     pub vcd: Option<PathBuf>,
+    /// The engine that runs the RTL.
+    pub engine: crate::verilator::Engine,
     pub record_ports: bool,
 }
 

@@ -26,6 +26,7 @@ use crate::harness::PortTrace;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use crate::vcd::gtkw::Group;
+use crate::verilator::{PortMap, VerilatorTop};
 use ppu_hdl::barrier::barrier_cluster::BarrierCluster;
 use ppu_hdl::barrier::item::{
     BarrierToken, ScreenItem, KIND_NONTILED_BARRIER, KIND_PRIM, KIND_TILED_BARRIER,
@@ -104,10 +105,12 @@ fn run_with<const P: usize, const S: usize>(
     let out = crate::tb::TbOutput {
         vcd: cfg.vcd.as_deref(),
         record_ports: cfg.record_ports,
+        engine: cfg.engine,
     };
     let uut: BarrierCluster<P, S> = Default::default();
-    let mut h = crate::tb::harness(uut, |u, c| u.clock.next = c.into(), &out, "barrier_cluster")
-        .map_err(RunError::Output)?;
+    let mut h =
+        crate::tb::system_harness(uut, |u, c| u.clock.next = c.into(), &out, "barrier_cluster")
+            .map_err(RunError::Output)?;
     let lat = cfg.latency;
     let screen_latency = lat.setup + lat.raster + lat.pixel_shader;
     let mut fe = FrontEnd::new(cfg);
@@ -367,4 +370,43 @@ fn save_groups(vars: &[(String, u32)]) -> Vec<Group> {
 /// The `done` event's fields.
 pub fn done_fields(r: &SystemResult) -> Value {
     json!({"cycles": r.cycles, "upstream_stall_cycles": r.upstream_stall_cycles, "flushes": r.flushes})
+}
+
+/// Under the Verilator engine: every port of the barrier cluster.
+impl<const P: usize, const S: usize> VerilatorTop for BarrierCluster<P, S> {
+    const TOP: &'static str = "barrier_cluster";
+    fn port_map() -> PortMap<Self> {
+        let mut m = PortMap::<Self>::default();
+        m.input("reset", |u| &mut u.reset)
+            .input("tiles", |u| &mut u.tiles)
+            .input("bin_capacity", |u| &mut u.bin_capacity)
+            .inputs("bin_valid", P, |u, i| &mut u.bin_valid[i])
+            .inputs("bin_item", P, |u, i| &mut u.bin_item[i])
+            .inputs("batch_ready", P, |u, i| &mut u.batch_ready[i])
+            .inputs("prop_in_valid", P, |u, i| &mut u.prop_in_valid[i])
+            .inputs("prop_in_item", P, |u, i| &mut u.prop_in_item[i])
+            .inputs("prop_out_ready", P, |u, i| &mut u.prop_out_ready[i])
+            .inputs("token_valid", P, |u, i| &mut u.token_valid[i])
+            .inputs("token", P, |u, i| &mut u.token[i]);
+        m.outputs("bin_ready${}", P, |u, i| &mut u.bin_ready[i])
+            .outputs("batch_valid${}", P, |u, i| &mut u.batch_valid[i])
+            .outputs("batch_item${}", P, |u, i| &mut u.batch_item[i])
+            .outputs("flush_valid${}", P, |u, i| &mut u.flush_valid[i])
+            .outputs("flush_reason${}", P, |u, i| &mut u.flush_reason[i])
+            .outputs("flush_entries${}", P, |u, i| &mut u.flush_entries[i])
+            .outputs("bin_idle${}", P, |u, i| &mut u.bin_idle[i])
+            .outputs("prop_in_ready${}", P, |u, i| &mut u.prop_in_ready[i])
+            .outputs("prop_out_valid${}", P, |u, i| &mut u.prop_out_valid[i])
+            .outputs("prop_out_item${}", P, |u, i| &mut u.prop_out_item[i])
+            .outputs("hold_fill${}", P, |u, i| &mut u.hold_fill[i])
+            .outputs("prop_busy${}", P, |u, i| &mut u.prop_busy[i])
+            .outputs("token_ready${}", P, |u, i| &mut u.token_ready[i])
+            .output("release_valid", |u| &mut u.release_valid)
+            .output("release_tiled", |u| &mut u.release_tiled)
+            .output("release_tile", |u| &mut u.release_tile)
+            .output("ready", |u| &mut u.ready)
+            .output("token_source", |u| &mut u.token_source)
+            .output("violation", |u| &mut u.violation);
+        m
+    }
 }

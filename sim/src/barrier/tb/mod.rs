@@ -28,6 +28,7 @@ pub type RefCluster = ppu_hdl::barrier::barrier_cluster::BarrierCluster<4, 2>;
 const RECORD_PORTS: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: true,
+    engine: crate::verilator::Engine::Harness,
 };
 
 fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {

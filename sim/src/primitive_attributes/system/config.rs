@@ -88,6 +88,8 @@ pub struct SystemConfig {
     pub prims: Vec<PrimAttrs>,
     /// Write the waves of the top block here.
     pub vcd: Option<PathBuf>,
+    /// The engine that runs the RTL.
+    pub engine: crate::verilator::Engine,
     /// Record the top block's ports (co-simulation).
     pub record_ports: bool,
 }

@@ -18,6 +18,7 @@ use crate::harness::PortTrace;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
 use crate::vcd::gtkw::Group;
+use crate::verilator::{PortMap, VerilatorTop};
 use ppu_hdl::primitive_attributes::item::VertexPos;
 use ppu_hdl::primitive_attributes::pa_cluster::PaCluster;
 use ppu_hdl::primitive_attributes::provoking_vertex_cache::CACHE_ENTRIES;
@@ -103,8 +104,9 @@ pub fn run(
     let out = crate::tb::TbOutput {
         vcd: cfg.vcd.as_deref(),
         record_ports: cfg.record_ports,
+        engine: cfg.engine,
     };
-    let mut h = crate::tb::harness(
+    let mut h = crate::tb::system_harness(
         PaCluster::default(),
         |u, c| u.clock.next = c.into(),
         &out,
@@ -340,4 +342,65 @@ fn wave_groups(vars: &[(String, u32)]) -> Vec<Group> {
             vars,
         ),
     ]
+}
+
+/// Under the Verilator engine: every port of the primitive-attribute cluster.
+impl VerilatorTop for PaCluster {
+    const TOP: &'static str = "pa_cluster";
+    fn port_map() -> PortMap<Self> {
+        let mut m = PortMap::<Self>::default();
+        m.input("reset", |u| &mut u.reset)
+            .input("viewport_order", |u| &mut u.viewport_order)
+            .input("batch_size", |u| &mut u.batch_size)
+            .input("layer_offset", |u| &mut u.layer_offset)
+            .input("cache_capacity", |u| &mut u.cache_capacity)
+            .input("swizzle_cfg_valid", |u| &mut u.swizzle_cfg_valid)
+            .input("swizzle_cfg_viewport", |u| &mut u.swizzle_cfg_viewport)
+            .input("swizzle_cfg_value", |u| &mut u.swizzle_cfg_value)
+            .input("swizzle_cfg_register_format", |u| {
+                &mut u.swizzle_cfg_register_format
+            })
+            .input("prim_valid", |u| &mut u.prim_valid)
+            .input("prim_mask", |u| &mut u.prim_mask)
+            .input("prim_layer", |u| &mut u.prim_layer)
+            .input("prim_index", |u| &mut u.prim_index)
+            .input("prim_instance", |u| &mut u.prim_instance)
+            .input("prim_end", |u| &mut u.prim_end)
+            .input("beat_ready", |u| &mut u.beat_ready)
+            .input("lookup_valid", |u| &mut u.lookup_valid)
+            .input("lookup_vertex", |u| &mut u.lookup_vertex)
+            .input("lookup_viewport", |u| &mut u.lookup_viewport)
+            .input("lookup_provoking", |u| &mut u.lookup_provoking)
+            .input("result_ready", |u| &mut u.result_ready)
+            .input("vertex_valid", |u| &mut u.vertex_valid)
+            .input("vertex_viewport", |u| &mut u.vertex_viewport)
+            .input("vertex_pos", |u| &mut u.vertex_pos)
+            .input("vertex_slot", |u| &mut u.vertex_slot)
+            .input("swizzled_ready", |u| &mut u.swizzled_ready);
+        m.output("swizzle_cfg_error", |u| &mut u.swizzle_cfg_error)
+            .output("prim_ready", |u| &mut u.prim_ready)
+            .output("beat_valid", |u| &mut u.beat_valid)
+            .output("beat_kill", |u| &mut u.beat_kill)
+            .output("beat_prim", |u| &mut u.beat_prim)
+            .output("beat_instance", |u| &mut u.beat_instance)
+            .output("beat_viewport", |u| &mut u.beat_viewport)
+            .output("beat_layer", |u| &mut u.beat_layer)
+            .output("beat_first", |u| &mut u.beat_first)
+            .output("beat_last", |u| &mut u.beat_last)
+            .output("lookup_ready", |u| &mut u.lookup_ready)
+            .output("result_valid", |u| &mut u.result_valid)
+            .output("result_hit", |u| &mut u.result_hit)
+            .output("result_slot", |u| &mut u.result_slot)
+            .output("result_invalidated", |u| &mut u.result_invalidated)
+            .output("result_vertex", |u| &mut u.result_vertex)
+            .output("result_viewport", |u| &mut u.result_viewport)
+            .output("result_provoking", |u| &mut u.result_provoking)
+            .output("vertex_ready", |u| &mut u.vertex_ready)
+            .output("swizzled_valid", |u| &mut u.swizzled_valid)
+            .output("swizzled_pos", |u| &mut u.swizzled_pos)
+            .output("swizzled_viewport", |u| &mut u.swizzled_viewport)
+            .output("swizzled_slot", |u| &mut u.swizzled_slot)
+            .output("violation", |u| &mut u.violation);
+        m
+    }
 }

@@ -25,6 +25,7 @@ use std::path::Path;
 const RECORD_PORTS: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: true,
+    engine: crate::verilator::Engine::Harness,
 };
 
 fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {
@@ -137,6 +138,7 @@ fn waves(p: &Path) -> TbOutput<'_> {
     TbOutput {
         vcd: Some(p),
         record_ports: false,
+        engine: crate::verilator::Engine::Harness,
     }
 }
 

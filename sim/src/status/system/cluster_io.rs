@@ -7,6 +7,7 @@ use crate::harness::{Harness, NoConvergence};
 use crate::scenario::RunError;
 use crate::status::golden::{ClusterIn, State};
 use crate::status::tb::status_cluster::set_cluster_inputs;
+use crate::verilator::{PortMap, VerilatorTop};
 use ppu_hdl::status::status_cluster::StatusCluster;
 
 /// The cluster of the system simulation at tree depth `S`.
@@ -38,14 +39,18 @@ pub struct ClusterPort<const S: usize> {
 impl<const S: usize> ClusterPort<S> {
     /// The cluster for `cfg`'s connections, recording `cfg.vcd` if asked.
     pub fn new(cfg: &SystemConfig) -> Result<Self, RunError> {
-        let mut h = Harness::new(SystemCluster::<S>::new(&cfg.groups), |u, c| {
-            u.clock.next = c.into()
-        });
-        if let Some(p) = &cfg.vcd {
-            h = h
-                .with_vcd(p, "status_cluster")
-                .map_err(|e| RunError::Output(format!("{}: {}", p.display(), e)))?;
-        }
+        let out = crate::tb::TbOutput {
+            vcd: cfg.vcd.as_deref(),
+            record_ports: false,
+            engine: cfg.engine,
+        };
+        let h = crate::tb::system_harness(
+            SystemCluster::<S>::new(&cfg.groups),
+            |u, c| u.clock.next = c.into(),
+            &out,
+            "status_cluster",
+        )
+        .map_err(RunError::Output)?;
         Ok(ClusterPort { h })
     }
 
@@ -106,5 +111,50 @@ impl<const S: usize> ClusterPort<S> {
             .finish()
             .map(|_| ())
             .map_err(|e| RunError::Output(e.to_string()))
+    }
+}
+
+/// Under the Verilator engine: every port of the status cluster.
+impl<const N: usize, const G: usize, const S: usize> VerilatorTop for StatusCluster<N, G, S> {
+    const TOP: &'static str = "status_cluster";
+    fn port_map() -> PortMap<Self> {
+        let mut m = PortMap::<Self>::default();
+        m.input("reset", |u| &mut u.reset)
+            .input("in_active", |u| &mut u.in_active)
+            .input("busy", |u| &mut u.busy)
+            .input("out_valid", |u| &mut u.out_valid)
+            .input("out_blocked", |u| &mut u.out_blocked)
+            .input("mem_pending", |u| &mut u.mem_pending)
+            .input("pending", |u| &mut u.pending)
+            .input("nack", |u| &mut u.nack)
+            .input("can_halt", |u| &mut u.can_halt)
+            .input("switch_valid", |u| &mut u.switch_valid)
+            .input("drain_mode", |u| &mut u.drain_mode)
+            .input("deadlock_threshold", |u| &mut u.deadlock_threshold)
+            .input("progress", |u| &mut u.progress)
+            .input("store_done", |u| &mut u.store_done)
+            .input("restore_done", |u| &mut u.restore_done);
+        m.output("unit_halt", |u| &mut u.unit_halt)
+            .output("unit_reset", |u| &mut u.unit_reset)
+            .output("unit_resume", |u| &mut u.unit_resume)
+            .outputs("status${}", N, |u, i| &mut u.status[i])
+            .output("unit_violation", |u| &mut u.unit_violation)
+            .output("all_halted", |u| &mut u.all_halted)
+            .output("all_empty", |u| &mut u.all_empty)
+            .output("none_stalled", |u| &mut u.none_stalled)
+            .output("none_quiescent", |u| &mut u.none_quiescent)
+            .output("switch_ready", |u| &mut u.switch_ready)
+            .output("store_req", |u| &mut u.store_req)
+            .output("restore_req", |u| &mut u.restore_req)
+            .output("phase", |u| &mut u.phase)
+            .output("feed_stop", |u| &mut u.feed_stop)
+            .output("cmd_halt", |u| &mut u.cmd_halt)
+            .output("cmd_reset", |u| &mut u.cmd_reset)
+            .output("line_resume", |u| &mut u.line_resume)
+            .output("line_reset", |u| &mut u.line_reset)
+            .output("all_halted_seen", |u| &mut u.all_halted_seen)
+            .output("deadlock", |u| &mut u.deadlock)
+            .output("violation", |u| &mut u.violation);
+        m
     }
 }

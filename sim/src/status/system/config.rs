@@ -62,6 +62,8 @@ pub struct SystemConfig {
     /// Record the waves of the whole status cluster (every unit's FSM, the roll-up tree, the
     /// command tree and the front-end monitor) here.
     pub vcd: Option<std::path::PathBuf>,
+    /// The engine that runs the RTL.
+    pub engine: crate::verilator::Engine,
 }
 
 impl SystemConfig {

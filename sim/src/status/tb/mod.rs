@@ -39,6 +39,7 @@ pub type RefCluster = StatusCluster<8, 4, REF_STAGES>;
 const RECORD_PORTS: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: true,
+    engine: crate::verilator::Engine::Harness,
 };
 
 fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {

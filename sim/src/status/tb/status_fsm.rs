@@ -2,8 +2,9 @@
 //! checked every cycle against the ST-3 golden model of [`crate::status::golden`].
 use crate::harness::PortTrace;
 use crate::status::golden::{next_state, Flags, Inputs, State};
-use crate::tb::{finish_waves, harness, TbOutput};
+use crate::tb::{finish_waves, TbOutput};
 use crate::vcd::gtkw::Group;
+use crate::verilator::{PortMap, VerilatorTop};
 use ppu_hdl::status::status_fsm::StatusFsm;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -65,7 +66,7 @@ fn set_fsm_inputs(u: &mut StatusFsm, i: &Inputs) {
 /// code and flags against the ST-3 golden model and its `violation` against its definition.
 /// The model starts in EMPTY (the register's power-on value).
 pub fn run_status_fsm(vectors: &[Inputs], out: &TbOutput) -> Result<FsmRun, String> {
-    let mut h = harness(
+    let mut h = crate::tb::system_harness(
         StatusFsm::default(),
         |u, c| u.clock.next = c.into(),
         out,
@@ -151,4 +152,30 @@ fn fsm_groups(vars: &[(String, u32)]) -> Vec<Group> {
             vars,
         ),
     ]
+}
+
+/// Under the Verilator engine (`ppu run status-fsm --engine verilator`): every port.
+impl VerilatorTop for StatusFsm {
+    const TOP: &'static str = "status_fsm";
+    fn port_map() -> PortMap<Self> {
+        let mut m = PortMap::<Self>::default();
+        m.input("reset", |u| &mut u.reset)
+            .input("halt", |u| &mut u.halt)
+            .input("resume", |u| &mut u.resume)
+            .input("in_active", |u| &mut u.in_active)
+            .input("busy", |u| &mut u.busy)
+            .input("out_valid", |u| &mut u.out_valid)
+            .input("out_blocked", |u| &mut u.out_blocked)
+            .input("mem_pending", |u| &mut u.mem_pending)
+            .input("pending", |u| &mut u.pending)
+            .input("nack", |u| &mut u.nack)
+            .input("can_halt", |u| &mut u.can_halt);
+        m.output("status", |u| &mut u.status)
+            .output("halted", |u| &mut u.halted)
+            .output("empty", |u| &mut u.empty)
+            .output("not_stalled", |u| &mut u.not_stalled)
+            .output("not_quiescent", |u| &mut u.not_quiescent)
+            .output("violation", |u| &mut u.violation);
+        m
+    }
 }

@@ -46,7 +46,7 @@ mod wdu;
 use super::golden::SsyncScoreboard;
 use crate::harness::{Harness, PortTrace};
 use crate::scenario::RunError;
-use crate::tb::{finish_waves, harness, TbOutput};
+use crate::tb::{finish_waves, system_harness, TbOutput};
 use crate::trace::TraceWriter;
 use cluster::{check_violation, to_err, viol, Cluster};
 use memory::FrameBuffer;
@@ -104,8 +104,12 @@ fn simulate<const N: usize, const S: usize>(
     vcd: Option<&Path>,
     record_ports: bool,
 ) -> Result<(SysResult, Option<PortTrace>), RunError> {
-    let out = TbOutput { vcd, record_ports };
-    let mut h = harness(
+    let out = TbOutput {
+        vcd,
+        record_ports,
+        engine: plan.engine,
+    };
+    let mut h = system_harness(
         Cluster::<N, S>::default(),
         |u, c| u.clock.next = c.into(),
         &out,

@@ -38,6 +38,8 @@ pub struct Plan {
     pub max_cycles: u64,
     /// `None`: every batch/task has a shader of its own and unbounded output buffers.
     pub shaders: Option<ShaderModel>,
+    /// The engine that runs the cluster's RTL.
+    pub engine: crate::verilator::Engine,
 }
 
 impl Plan {

@@ -201,6 +201,7 @@ pub fn canonical_waves(vcd: &Path) -> Result<IdGenTbResult, String> {
     let out = TbOutput {
         vcd: Some(vcd),
         record_ports: false,
+        engine: crate::verilator::Engine::Harness,
     };
     let tb = IdGenTb {
         retire_prob: 0.1,

@@ -39,6 +39,7 @@ fn cosim_out() -> TbOutput<'static> {
     TbOutput {
         vcd: None,
         record_ports: true,
+        engine: crate::verilator::Engine::Harness,
     }
 }
 

@@ -219,6 +219,7 @@ pub fn canonical_waves(vcd: &Path) -> Result<XbarTbResult, String> {
     let out = TbOutput {
         vcd: Some(vcd),
         record_ports: false,
+        engine: crate::verilator::Engine::Harness,
     };
     run_crossbar(1, 300, &out)
 }

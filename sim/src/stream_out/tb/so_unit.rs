@@ -127,6 +127,7 @@ pub fn canonical_waves(vcd: &Path) -> Result<SoUnitTbResult, String> {
     let out = TbOutput {
         vcd: Some(vcd),
         record_ports: false,
+        engine: crate::verilator::Engine::Harness,
     };
     run_so_unit(&SoUnitTb::random(1, 12), &out)
 }

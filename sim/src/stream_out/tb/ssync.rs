@@ -275,6 +275,7 @@ pub fn canonical_waves(vcd: &Path) -> Result<SsyncTbResult, String> {
     let out = TbOutput {
         vcd: Some(vcd),
         record_ports: false,
+        engine: crate::verilator::Engine::Harness,
     };
     run_ssync::<4, 2, 4, 2, 3>(&SsyncTb::random(4, 1, 16, 2), &out)
 }

@@ -50,6 +50,8 @@ pub struct SystemConfig {
     pub mode: Mode,
     /// Record the cluster's waves here.
     pub vcd: Option<std::path::PathBuf>,
+    /// The engine that runs the RTL.
+    pub engine: crate::verilator::Engine,
     /// Record the cluster's ports (co-simulation).
     pub record_ports: bool,
     /// With `record_ports`: record the host interface's ports instead of the cluster's.

@@ -33,6 +33,7 @@
 use crate::harness::{ChildPortTrace, Harness, NoConvergence, PortTrace};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
+use crate::verilator::{PortMap, VerilatorTop};
 use ppu_hdl::work_queue::command::{opcode_name, Command, Condition, Sem};
 use ppu_hdl::work_queue::host_interface::HostInterface;
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
@@ -107,9 +108,10 @@ pub fn run(
     let out = crate::tb::TbOutput {
         vcd: cfg.vcd.as_deref(),
         record_ports: cfg.record_ports,
+        engine: cfg.engine,
     };
     let uut = SysCluster::with_form(WrapForm::natural(cfg.entries as usize));
-    let mut h = crate::tb::harness(uut, |u, c| u.clock.next = c.into(), &out, "wq_cluster")
+    let mut h = crate::tb::system_harness(uut, |u, c| u.clock.next = c.into(), &out, "wq_cluster")
         .map_err(RunError::Output)?;
     let mut run = Run {
         cfg,
@@ -543,5 +545,68 @@ fn cpu_mediated(run: &mut Run, cycle: u64) {
             run.cpu.puts.push_back((cycle + bus, run.cpu.next_entry));
             run.cpu.interactions += 1;
         }
+    }
+}
+
+/// Under the Verilator engine: every port of the work-queue cluster.
+impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> VerilatorTop
+    for WqCluster<IDX_BITS, X_BITS, SEM_BITS>
+{
+    const TOP: &'static str = "wq_cluster";
+    fn port_map() -> PortMap<Self> {
+        let mut m = PortMap::<Self>::default();
+        m.input("reset", |u| &mut u.reset)
+            .input("ring_entries", |u| &mut u.ring_entries)
+            .input("cmd_cycles", |u| &mut u.cmd_cycles)
+            .input("watchdog_limit", |u| &mut u.watchdog_limit)
+            .inputs("ring_base", 2, |u, i| &mut u.ring_base[i])
+            .input("gpu_owned", |u| &mut u.gpu_owned)
+            .input("cpu_put_valid", |u| &mut u.cpu_put_valid)
+            .input("cpu_put_value", |u| &mut u.cpu_put_value)
+            .input("gpu_put_valid", |u| &mut u.gpu_put_valid)
+            .input("gpu_put_value", |u| &mut u.gpu_put_value)
+            .input("setup_valid", |u| &mut u.setup_valid)
+            .input("alloc_valid", |u| &mut u.alloc_valid)
+            .input("alloc_count", |u| &mut u.alloc_count)
+            .input("thread_wr_valid", |u| &mut u.thread_wr_valid)
+            .input("thread_wr_sem", |u| &mut u.thread_wr_sem)
+            .input("thread_wr_value", |u| &mut u.thread_wr_value)
+            .inputs("chan_idle", 2, |u, i| &mut u.chan_idle[i])
+            .input("mem_rd_data", |u| &mut u.mem_rd_data)
+            .input("launch_ready", |u| &mut u.launch_ready);
+        m.output("alloc_ready", |u| &mut u.alloc_ready)
+            .output("resp_valid", |u| &mut u.resp_valid)
+            .output("resp_ok", |u| &mut u.resp_ok)
+            .output("resp_first", |u| &mut u.resp_first)
+            .output("resp_lap", |u| &mut u.resp_lap)
+            .output("thread_wr_ready", |u| &mut u.thread_wr_ready)
+            .output("mem_rd_en", |u| &mut u.mem_rd_en)
+            .output("mem_rd_addr", |u| &mut u.mem_rd_addr)
+            .output("launch_valid", |u| &mut u.launch_valid)
+            .output("launch_kernel", |u| &mut u.launch_kernel)
+            .output("launch_channel", |u| &mut u.launch_channel)
+            .outputs("gp_get${}", 2, |u, i| &mut u.gp_get[i])
+            .outputs("gp_put${}", 2, |u, i| &mut u.gp_put[i])
+            .output("channel", |u| &mut u.channel)
+            .output("exec_valid", |u| &mut u.exec_valid)
+            .output("exec_entry", |u| &mut u.exec_entry)
+            .output("exec_opcode", |u| &mut u.exec_opcode)
+            .output("acquire_wait", |u| &mut u.acquire_wait)
+            .output("acquire_done", |u| &mut u.acquire_done)
+            .output("acquire_sem", |u| &mut u.acquire_sem)
+            .output("release_valid", |u| &mut u.release_valid)
+            .output("release_sem", |u| &mut u.release_sem)
+            .output("release_value", |u| &mut u.release_value)
+            .output("error", |u| &mut u.error)
+            .outputs("stopped${}", 2, |u, i| &mut u.stopped[i])
+            .output("watchdog", |u| &mut u.watchdog)
+            .output("watchdog_channel", |u| &mut u.watchdog_channel)
+            .outputs("full${}", 2, |u, i| &mut u.full[i])
+            .outputs("fill${}", 2, |u, i| &mut u.fill[i])
+            .output("soft_gp_put", |u| &mut u.soft_gp_put)
+            .output("shadow_gp_put", |u| &mut u.shadow_gp_put)
+            .output("ready", |u| &mut u.ready)
+            .output("violation", |u| &mut u.violation);
+        m
     }
 }

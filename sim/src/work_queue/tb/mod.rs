@@ -29,6 +29,7 @@ use ppu_hdl::work_queue::ring_wrap::WrapForm;
 const RECORD_PORTS: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: true,
+    engine: crate::verilator::Engine::Harness,
 };
 
 fn trace_of(p: Option<PortTrace>) -> Result<PortTrace, String> {

@@ -1,0 +1,204 @@
+//! The Verilator engine for system simulations (SPEC X-3, `--engine verilator` on `ppu run` and
+//! `ppu bench`): a mechanism's top block, exported to Verilog as `ppu export` writes it, runs as
+//! a Verilator model instead of in the rust-hdl harness, and the same Rust system model drives
+//! it cycle by cycle.
+//!
+//! How it plugs in: the [`Harness`](crate::harness::Harness) keeps the rust-hdl block as the
+//! model's view of the RTL, so no system model changes. With a [`Verilated`] backend attached,
+//! settling packs the block's top-level inputs (the `next` values the model set) into the
+//! verilated model, evaluates it, and loads its outputs back into the block's signals; the
+//! rising edge is one more evaluation with the clock high. Only the signals of the block's
+//! [`PortMap`] are live: its top-level ports and the sub-block ports a system model watches
+//! (SSYNC's ports for the stream-out scoreboard), read through hierarchical references in a
+//! generated wrapper. Waves (`--vcd`) come from the harness engine only.
+//!
+//! The harness stays the default and the reference: a test runs every built-in scenario of every
+//! mechanism with a top block under both engines and requires byte-identical traces.
+//!
+//! | file | what |
+//! | --- | --- |
+//! | `ports.rs` | [`PortMap`]: the crossing signals, typed accessors, bit packing |
+//! | `model.rs` | wrapper, Verilator build, C ABI shim (built with `cc`), cache, loading |
+pub mod model;
+pub mod ports;
+
+pub use ports::{PortBits, PortMap};
+
+use rust_hdl::prelude::*;
+use std::fmt;
+use std::sync::Arc;
+
+/// Which engine runs a system simulation's RTL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The rust-hdl cycle harness (the default and the reference; writes waves).
+    #[default]
+    Harness,
+    /// The top block's exported Verilog under Verilator (`-O3`), through a C ABI shim.
+    Verilator,
+}
+
+impl Engine {
+    pub const NAMES: [&'static str; 2] = ["harness", "verilator"];
+
+    /// Parse a command-line value.
+    pub fn parse(s: &str) -> Result<Engine, String> {
+        match s {
+            "harness" => Ok(Engine::Harness),
+            "verilator" => Ok(Engine::Verilator),
+            _ => Err(format!(
+                "unknown engine `{}` (available: {})",
+                s,
+                Engine::NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// Whether this engine can run here (Verilator on PATH for the Verilator engine), as a
+    /// message naming what is missing.
+    pub fn available(self) -> Result<(), String> {
+        match self {
+            Engine::Harness => Ok(()),
+            Engine::Verilator => model::verilator_path().map(|_| ()),
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Engine::Harness => "harness",
+            Engine::Verilator => "verilator",
+        })
+    }
+}
+
+/// A top block that can run under the Verilator engine: the signals that cross.
+pub trait VerilatorTop: Block + Sized + 'static {
+    /// The exported module name (`so_cluster`, `status_cluster`, ...).
+    const TOP: &'static str;
+    /// Every top-level input, every top-level output, and the sub-block ports the system model
+    /// reads.
+    fn port_map() -> PortMap<Self>;
+}
+
+/// A verilated backend of a harness: the model instance and the port map of its block type.
+pub struct Verilated<B> {
+    map: Arc<PortMap<B>>,
+    model: model::Model,
+    words: ports::Words,
+    /// The inputs and clock of the last evaluation: an unchanged settle is skipped.
+    last: Option<(Vec<u32>, bool)>,
+}
+
+impl<B: VerilatorTop> Verilated<B> {
+    /// Build (or take from the cache) the model of `uut` (connected), checking that the port
+    /// map covers every top-level port of the block.
+    pub fn new(uut: &B) -> Result<Self, String> {
+        let map = B::port_map();
+        check_covers(uut, &map)?;
+        let model = model::instantiate(uut, B::TOP, &map)?;
+        Ok(Verilated {
+            map: Arc::new(map),
+            model,
+            words: ports::Words::default(),
+            last: None,
+        })
+    }
+}
+
+impl<B> Verilated<B> {
+    /// Drive the block's inputs and `clock` into the model, evaluate, load its outputs.
+    pub fn eval(&mut self, uut: &mut B, clock: bool) {
+        self.map.pack(uut, &mut self.words);
+        let n = self.model.inputs.len();
+        self.words.words.resize(n, 0);
+        if let Some((ins, c)) = &self.last {
+            if *c == clock && ins[..] == self.words.words[..] {
+                return;
+            }
+        }
+        self.model.inputs.copy_from_slice(&self.words.words[..n]);
+        self.model.eval(clock);
+        self.map.unpack(uut, &self.model.outputs);
+        match &mut self.last {
+            Some((ins, c)) => {
+                ins.copy_from_slice(&self.words.words[..n]);
+                *c = clock;
+            }
+            None => self.last = Some((self.words.words[..n].to_vec(), clock)),
+        }
+    }
+}
+
+/// Every top-level input and output of `uut` is in `map` (and every input in `map` is one).
+fn check_covers<B: Block>(uut: &B, map: &PortMap<B>) -> Result<(), String> {
+    struct Top {
+        depth: usize,
+        ports: Vec<(String, bool, usize)>,
+    }
+    impl Probe for Top {
+        fn visit_start_scope(&mut self, _: &str, _: &dyn Block) {
+            self.depth += 1;
+        }
+        fn visit_end_scope(&mut self, _: &str, _: &dyn Block) {
+            self.depth -= 1;
+        }
+        fn visit_start_namespace(&mut self, _: &str, _: &dyn Block) {
+            self.depth += 1;
+        }
+        fn visit_end_namespace(&mut self, _: &str, _: &dyn Block) {
+            self.depth -= 1;
+        }
+        fn visit_atom(&mut self, name: &str, s: &dyn Atom) {
+            if self.depth != 1 || name == "clock" {
+                return;
+            }
+            match s.kind() {
+                AtomKind::InputParameter => self.ports.push((name.into(), true, s.bits())),
+                AtomKind::OutputParameter | AtomKind::OutputPassthrough => {
+                    self.ports.push((name.into(), false, s.bits()))
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut probe = Top {
+        depth: 0,
+        ports: vec![],
+    };
+    uut.accept("uut", &mut probe);
+    let mut missing = vec![];
+    for (name, input, bits) in &probe.ports {
+        let found = if *input {
+            map.inputs.iter().find(|p| &p.name == name).map(|p| p.width)
+        } else {
+            map.outputs
+                .iter()
+                .find(|p| &p.name == name)
+                .map(|p| p.width)
+        };
+        match found {
+            Some(w) if w == *bits => {}
+            Some(w) => missing.push(format!("{} ({} bits, mapped as {})", name, bits, w)),
+            None => missing.push(name.clone()),
+        }
+    }
+    for p in &map.inputs {
+        if !probe.ports.iter().any(|(n, i, _)| *i && *n == p.name) {
+            missing.push(format!(
+                "{} (mapped as an input, not a top-level input)",
+                p.name
+            ));
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the Verilator port map of {} does not match the block: {}",
+            std::any::type_name::<B>(),
+            missing.join(", ")
+        ))
+    }
+}
