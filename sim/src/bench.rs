@@ -123,11 +123,15 @@ where
         .thread_name(|i| format!("ppu-sweep-{}", i))
         .build()
         .map_err(|e| RunError::Output(format!("cannot start the sweep's threads: {}", e)))?;
+    let engine = crate::verilator::scoped_engine();
     let results: Vec<Result<P, RunError>> = pool.install(|| {
         setups
             .par_iter()
             .map(|s| {
-                let p = measure(s);
+                let p = match engine {
+                    Some(e) => crate::verilator::with_engine(e, || measure(s)),
+                    None => measure(s),
+                };
                 bar.inc(1);
                 p
             })

@@ -24,6 +24,14 @@ pub const VCD_NEEDS_HARNESS: &str = "waves (--vcd) are written by the harness en
 /// Delta-cycle limit for the combinational logic to settle.
 const MAX_SETTLE: usize = 1000;
 
+/// Clock cycles stepped by every harness of this process (for cycles-per-second figures).
+static SIMULATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Clock cycles stepped so far by every harness of this process, under either engine.
+pub fn simulated_cycles() -> u64 {
+    SIMULATED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The circuit did not settle: a combinational loop oscillates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoConvergence {
@@ -344,6 +352,7 @@ impl<B: Block> Harness<B> {
             self.settle()?;
         }
         self.cycle += 1;
+        SIMULATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
 

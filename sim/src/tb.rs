@@ -44,11 +44,12 @@ pub fn system_harness<B: VerilatorTop>(
     out: &TbOutput,
     top: &str,
 ) -> Result<Harness<B>, String> {
-    if out.engine == Engine::Verilator && out.vcd.is_some() {
+    let engine = out.engine.resolve();
+    if engine == Engine::Verilator && out.vcd.is_some() {
         return Err(crate::harness::VCD_NEEDS_HARNESS.into());
     }
     let h = harness(uut, set_clock, out, top)?;
-    match out.engine {
+    match engine {
         Engine::Harness => Ok(h),
         Engine::Verilator => h.with_verilator(),
     }

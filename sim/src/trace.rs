@@ -63,6 +63,9 @@ impl TraceWriter {
             )));
         }
         self.last_cycle = cycle;
+        if self.file.is_none() && !self.keep {
+            return Ok(());
+        }
         let mut obj = Map::new();
         obj.insert("cycle".into(), cycle.into());
         obj.insert("event".into(), event.into());

@@ -267,7 +267,7 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
     if let Some(o) = a.out {
         opts.out_dir = o;
     }
-    let report = (b.run)(&opts)?;
+    let report = ppu_sim::verilator::with_engine(opts.engine, || (b.run)(&opts))?;
     println!("{}", report.markdown);
     if !opts.quick {
         let key = format!("results/{}", b.name);

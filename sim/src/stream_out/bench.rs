@@ -16,6 +16,7 @@ use crate::plot::{self, Series};
 use crate::scenario::RunError;
 use crate::tb::TbOutput;
 use crate::trace::TraceWriter;
+use crate::verilator::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -352,7 +353,10 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     let points = measure_all(&rows, opts.progress, "stream-out")?;
     let swept = measure_all(&sweep_rows, opts.progress, "SO-14 sweep")?;
     let (lat, rate) = ssync_cost(if opts.quick { 32 } else { 256 })?;
-    let md = markdown(&points, &swept, lat, rate);
+    let mut md = markdown(&points, &swept, lat, rate);
+    if !opts.quick {
+        md += &speed_section(scaling(false)[0].batches)?;
+    }
     std::fs::create_dir_all(&opts.out_dir)?;
     let md_path = opts.out_dir.join("stream-out.md");
     std::fs::write(&md_path, &md)?;
@@ -485,6 +489,90 @@ fn plot_points(svg: &std::path::Path, points: &[Point]) -> Result<(), RunError> 
         &[measured, ideal],
     )
     .map_err(RunError::Output)
+}
+
+/// One system run timed on one engine: cycles simulated and seconds (model set-up left out).
+#[derive(Debug, Clone)]
+pub struct EngineSpeed {
+    pub engine: Engine,
+    pub so_units: usize,
+    pub cycles: u64,
+    pub seconds: f64,
+    pub setup_seconds: f64,
+    /// The run's golden-checked figures, equal on both engines.
+    pub bytes: u64,
+}
+
+impl EngineSpeed {
+    pub fn cycles_per_second(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Time the scaling setup of `so_units` SO units and `batches` batches on `engine` (this
+/// thread, no VCD, no trace).
+pub fn engine_speed(
+    so_units: usize,
+    batches: usize,
+    engine: Engine,
+) -> Result<EngineSpeed, RunError> {
+    let mut p = plan(&Setup::scaling(so_units, batches), 14);
+    p.engine = engine;
+    let mut trace = TraceWriter::create(None)?;
+    let (s0, _) = crate::verilator::model::setup_totals();
+    let t0 = std::time::Instant::now();
+    let r = run_plan(&p, &mut trace, None)?;
+    let wall = t0.elapsed().as_secs_f64();
+    let setup = crate::verilator::model::setup_totals().0 - s0;
+    Ok(EngineSpeed {
+        engine,
+        so_units,
+        cycles: r.cycles,
+        seconds: wall - setup,
+        setup_seconds: setup,
+        bytes: r.total_bytes(),
+    })
+}
+
+/// The simulation-speed section of the full report: the 16-SO-unit system on both engines
+/// (the Verilator row only where Verilator is installed).
+fn speed_section(batches: usize) -> Result<String, RunError> {
+    let mut rows = vec![engine_speed(16, batches, Engine::Harness)?];
+    let note = match Engine::Verilator.available() {
+        Ok(()) => {
+            // A first run builds (or loads) the model; the timed run after it does neither.
+            engine_speed(16, 8, Engine::Verilator)?;
+            rows.push(engine_speed(16, batches, Engine::Verilator)?);
+            String::new()
+        }
+        Err(e) => format!("\nVerilator engine not measured: {}\n", e),
+    };
+    if rows
+        .iter()
+        .any(|r| r.bytes != rows[0].bytes || r.cycles != rows[0].cycles)
+    {
+        return Err(RunError::Violation(
+            "the two engines ran the 16-SO-unit system to different results".into(),
+        ));
+    }
+    let mut md = String::from(
+        "\n## Simulation speed\n\nThe 16-SO-unit row of the scaling table run again on each \
+         engine, on one core, with the whole system model around the RTL (WDU, MPCs, shaders, \
+         frame buffer, golden scoreboard); model set-up (export, build or load) left out. \
+         `ppu bench engines` compares every mechanism's bench.\n\n\
+         | engine | SO units | cycles | seconds | cycles/s |\n| --- | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in &rows {
+        md += &format!(
+            "| {} | {} | {} | {:.2} | {:.0} |\n",
+            r.engine,
+            r.so_units,
+            r.cycles,
+            r.seconds,
+            r.cycles_per_second()
+        );
+    }
+    Ok(md + &note)
 }
 
 /// Measured points of a quick run (for tests of the trend): the scaling rows and the sweep

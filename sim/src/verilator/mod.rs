@@ -18,7 +18,9 @@
 //! | file | what |
 //! | --- | --- |
 //! | `ports.rs` | [`PortMap`]: the crossing signals, typed accessors, bit packing |
+//! | `bench.rs` | `ppu bench engines`: every bench's cycles/s on both engines |
 //! | `model.rs` | wrapper, Verilator build, C ABI shim (built with `cc`), cache, loading |
+pub mod bench;
 pub mod model;
 pub mod ports;
 
@@ -73,6 +75,40 @@ impl fmt::Display for Engine {
     }
 }
 
+thread_local! {
+    static SCOPED: std::cell::Cell<Option<Engine>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` with `engine` as the engine of every system simulation it starts on this thread
+/// whose own options name the default (harness) engine. `ppu bench --engine` runs a bench this
+/// way, and [`crate::bench::sweep`] hands the scope on to its worker threads.
+pub fn with_engine<R>(engine: Engine, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Engine>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCOPED.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(SCOPED.with(|s| s.replace(Some(engine))));
+    f()
+}
+
+/// The engine set by an enclosing [`with_engine`] on this thread, if any.
+pub fn scoped_engine() -> Option<Engine> {
+    SCOPED.with(|s| s.get())
+}
+
+impl Engine {
+    /// The engine a system simulation runs on: `self`, or for the default (harness) the engine
+    /// of an enclosing [`with_engine`].
+    pub fn resolve(self) -> Engine {
+        match self {
+            Engine::Harness => scoped_engine().unwrap_or(Engine::Harness),
+            e => e,
+        }
+    }
+}
+
 /// A top block that can run under the Verilator engine: the signals that cross.
 pub trait VerilatorTop: Block + Sized + 'static {
     /// The exported module name (`so_cluster`, `status_cluster`, ...).
@@ -80,6 +116,12 @@ pub trait VerilatorTop: Block + Sized + 'static {
     /// Every top-level input, every top-level output, and the sub-block ports the system model
     /// reads.
     fn port_map() -> PortMap<Self>;
+    /// A key such that instances with equal keys export the same Verilog (`Some("")` when the
+    /// type alone decides it), so a run reuses the model loaded by an earlier one without
+    /// exporting again; `None` (the default) exports every time.
+    fn same_verilog_key(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A verilated backend of a harness: the model instance and the port map of its block type.
@@ -97,7 +139,7 @@ impl<B: VerilatorTop> Verilated<B> {
     pub fn new(uut: &B) -> Result<Self, String> {
         let map = B::port_map();
         check_covers(uut, &map)?;
-        let model = model::instantiate(uut, B::TOP, &map)?;
+        let model = model::instantiate(uut, B::TOP, &map, uut.same_verilog_key())?;
         Ok(Verilated {
             map: Arc::new(map),
             model,

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The C ABI shim: one call sets the inputs and the clock, evaluates, and reads the outputs.
@@ -227,9 +228,60 @@ pub fn verilator_path() -> Result<PathBuf, String> {
     })
 }
 
+/// Time spent setting models up (export, hash, build or cache lookup, load) and models built,
+/// by this process: a bench reports simulation speed without it.
+static SETUP_NANOS: AtomicU64 = AtomicU64::new(0);
+static BUILDS: AtomicU64 = AtomicU64::new(0);
+
+/// Seconds spent setting models up so far, and how many were built (not found in the cache).
+pub fn setup_totals() -> (f64, u64) {
+    (
+        SETUP_NANOS.load(Ordering::Relaxed) as f64 * 1e-9,
+        BUILDS.load(Ordering::Relaxed),
+    )
+}
+
 /// A model of the block instance `uut` (connected) for the signals of `map`, built or taken
 /// from the cache. `top` names the exported top module.
-pub fn instantiate<B: Block>(uut: &B, top: &str, map: &PortMap<B>) -> Result<Model, String> {
+///
+/// `same_verilog`: a key such that two instances of `B` with equal keys export the same
+/// Verilog (for a block whose Verilog depends on its type alone, the empty string); a second
+/// instance then reuses the loaded model without exporting again. `None`: always export.
+pub fn instantiate<B: Block>(
+    uut: &B,
+    top: &str,
+    map: &PortMap<B>,
+    same_verilog: Option<String>,
+) -> Result<Model, String> {
+    let t0 = std::time::Instant::now();
+    let memo_key = same_verilog.map(|k| format!("{}|{}", std::any::type_name::<B>(), k));
+    let known = memo_key
+        .as_ref()
+        .and_then(|k| memo().lock().ok().and_then(|m| m.get(k).cloned()));
+    let r = match known {
+        Some(lib) => Ok(Model::new(lib)),
+        None => instantiate_timed(uut, top, map).map(|(model, lib)| {
+            if let (Some(k), Ok(mut m)) = (memo_key, memo().lock()) {
+                m.insert(k, lib);
+            }
+            model
+        }),
+    };
+    SETUP_NANOS.fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    r
+}
+
+/// Loaded libraries by block type and key (see [`instantiate`]).
+fn memo() -> &'static Mutex<HashMap<String, Arc<Library>>> {
+    static MEMO: OnceLock<Mutex<HashMap<String, Arc<Library>>>> = OnceLock::new();
+    MEMO.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn instantiate_timed<B: Block>(
+    uut: &B,
+    top: &str,
+    map: &PortMap<B>,
+) -> Result<(Model, Arc<Library>), String> {
     let verilator = verilator_path()?;
     let verilog = export::rename_top(
         &export::zero_extensions(&export::field_slices(&export::typed_literals(
@@ -260,6 +312,7 @@ pub fn instantiate<B: Block>(uut: &B, top: &str, map: &PortMap<B>) -> Result<Mod
                 .join(format!("{}-{}", top, hash));
             let so = dir.join("libppu_vtop.so");
             if !so.is_file() {
+                BUILDS.fetch_add(1, Ordering::Relaxed);
                 build(&verilator, &dir, top, &verilog, &wrapper, map)?;
             }
             let l = Arc::new(Library::load(&so)?);
@@ -279,7 +332,7 @@ pub fn instantiate<B: Block>(uut: &B, top: &str, map: &PortMap<B>) -> Result<Mod
             words_for(wout)
         ));
     }
-    Ok(Model::new(lib))
+    Ok((Model::new(lib.clone()), lib))
 }
 
 fn verilator_version(verilator: &Path) -> Result<String, String> {

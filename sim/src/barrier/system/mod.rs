@@ -375,6 +375,10 @@ pub fn done_fields(r: &SystemResult) -> Value {
 /// Under the Verilator engine: every port of the barrier cluster.
 impl<const P: usize, const S: usize> VerilatorTop for BarrierCluster<P, S> {
     const TOP: &'static str = "barrier_cluster";
+    /// Built from its type alone: every instance exports the same Verilog.
+    fn same_verilog_key(&self) -> Option<String> {
+        Some(String::new())
+    }
     fn port_map() -> PortMap<Self> {
         let mut m = PortMap::<Self>::default();
         m.input("reset", |u| &mut u.reset)

@@ -347,6 +347,10 @@ fn wave_groups(vars: &[(String, u32)]) -> Vec<Group> {
 /// Under the Verilator engine: every port of the primitive-attribute cluster.
 impl VerilatorTop for PaCluster {
     const TOP: &'static str = "pa_cluster";
+    /// Built from its type alone: every instance exports the same Verilog.
+    fn same_verilog_key(&self) -> Option<String> {
+        Some(String::new())
+    }
     fn port_map() -> PortMap<Self> {
         let mut m = PortMap::<Self>::default();
         m.input("reset", |u| &mut u.reset)

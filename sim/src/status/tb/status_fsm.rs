@@ -157,6 +157,10 @@ fn fsm_groups(vars: &[(String, u32)]) -> Vec<Group> {
 /// Under the Verilator engine (`ppu run status-fsm --engine verilator`): every port.
 impl VerilatorTop for StatusFsm {
     const TOP: &'static str = "status_fsm";
+    /// Built from its type alone: every instance exports the same Verilog.
+    fn same_verilog_key(&self) -> Option<String> {
+        Some(String::new())
+    }
     fn port_map() -> PortMap<Self> {
         let mut m = PortMap::<Self>::default();
         m.input("reset", |u| &mut u.reset)

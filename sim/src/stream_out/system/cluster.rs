@@ -105,6 +105,10 @@ pub fn waves_groups(n: usize, vars: &[(String, u32)]) -> Vec<Group> {
 /// violation outputs (named in the error of a failed run).
 impl<const N: usize, const S: usize> VerilatorTop for Cluster<N, S> {
     const TOP: &'static str = "so_cluster";
+    /// Built from its type alone: every instance exports the same Verilog.
+    fn same_verilog_key(&self) -> Option<String> {
+        Some(String::new())
+    }
     fn port_map() -> PortMap<Self> {
         let mut m = PortMap::<Self>::default();
         m.input("reset", |u| &mut u.reset)
