@@ -3,6 +3,7 @@
 //! `status/`, ...) builds one [`Mechanism`] in its `mod.rs`; `registry.rs` lists them.
 use crate::bench::Bench;
 use crate::eda::export::Unit;
+use crate::eda::formal::FormalCheck;
 use crate::scenario::ScenarioRunner;
 use std::path::Path;
 
@@ -22,4 +23,6 @@ pub struct Mechanism {
     pub units: fn() -> Vec<Unit>,
     /// Its canonical waves (`ppu waves`).
     pub waves: WaveWriter,
+    /// The formal proofs of its units' invariants (`ppu formal`).
+    pub formal: fn() -> Vec<FormalCheck>,
 }

@@ -36,6 +36,11 @@ pub fn units() -> Vec<Unit> {
     mechanisms().iter().flat_map(|m| (m.units)()).collect()
 }
 
+/// Every formal check of every mechanism (`ppu formal`).
+pub fn formal_checks() -> Vec<crate::eda::formal::FormalCheck> {
+    mechanisms().iter().flat_map(|m| (m.formal)()).collect()
+}
+
 /// Look an exported unit up by name.
 pub fn unit(name: &str) -> Option<Unit> {
     units().into_iter().find(|u| u.name == name)

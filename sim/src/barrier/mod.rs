@@ -18,6 +18,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
+        formal: Vec::new,
     }
 }
 

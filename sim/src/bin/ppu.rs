@@ -37,6 +37,9 @@ enum Command {
     /// Synthesize every exported unit (or the named ones) for iCE40 HX8K and ECP5-85F; write
     /// (or update the rows of) synth/REPORT.md.
     Synth(SynthArgs),
+    /// Prove every unit's formal properties (or the named units'), each against its mutant;
+    /// write (or update the rows of) synth/FORMAL.md.
+    Formal(FormalArgs),
     /// Write every testbench's canonical waves/<name>.vcd and .gtkw, or render a VCD to SVG.
     Waves(WavesArgs),
 }
@@ -95,6 +98,15 @@ struct ExportArgs {
     /// List the units.
     #[arg(long)]
     list: bool,
+}
+
+#[derive(Args)]
+struct FormalArgs {
+    /// Units to prove (default: all with properties).
+    units: Vec<String>,
+    /// Report file (default synth/FORMAL.md).
+    #[arg(long)]
+    report: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -340,6 +352,69 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+fn cmd_formal(a: FormalArgs) -> Result<(), Failure> {
+    use ppu_sim::eda::formal;
+    formal::tools_available().map_err(|e| fail(2, e))?;
+    let checks = registry::formal_checks();
+    for u in &a.units {
+        if !checks.iter().any(|c| c.unit == u) {
+            let mut known: Vec<&str> = checks.iter().map(|c| c.unit).collect();
+            known.dedup();
+            return Err(fail(
+                2,
+                format!(
+                    "no formal properties for `{}` (units with properties: {})",
+                    u,
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    let chosen: Vec<_> = checks
+        .iter()
+        .filter(|c| a.units.is_empty() || a.units.iter().any(|u| u == c.unit))
+        .collect();
+    let n: usize = chosen.iter().map(|c| c.properties.len()).sum();
+    let pb = ppu_sim::progress::bar(chosen.len() as u64, "formal", progress_wanted());
+    let mut results = vec![];
+    for c in chosen {
+        pb.set_message(format!(
+            "{} {} ({} properties)",
+            c.unit,
+            c.variant,
+            c.properties.len()
+        ));
+        results.extend(formal::run_check(c).map_err(|e| fail(1, e))?);
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let report = a
+        .report
+        .unwrap_or_else(|| work_root().join("synth").join("FORMAL.md"));
+    if let Some(dir) = report.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
+    }
+    let old = std::fs::read_to_string(&report).unwrap_or_default();
+    let units = registry::units();
+    let order: Vec<&str> = units.iter().map(|u| u.name).collect();
+    let text = formal::merge_report(&old, &results, &order);
+    std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
+    println!("{}", formal::report_rows(&results).join("\n"));
+    println!("wrote {} ({} properties)", report.display(), n);
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|r| !r.passed || r.mutant_caught.is_none())
+        .map(|r| format!("{} {} {}", r.unit, r.variant, r.property))
+        .collect();
+    if !bad.is_empty() {
+        return Err(fail(
+            1,
+            format!("not proved, or mutant not caught: {}", bad.join(", ")),
+        ));
+    }
+    Ok(())
+}
+
 fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
     if let (Some(vcd), Some(svg)) = (a.render, a.svg) {
         wave_svg::render_file(&vcd, &svg, &a.signals, a.from, a.until).map_err(|e| fail(2, e))?;
@@ -431,6 +506,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => cmd_bench(a),
         Some(Command::Export(a)) => cmd_export(a),
         Some(Command::Synth(a)) => cmd_synth(a),
+        Some(Command::Formal(a)) => cmd_formal(a),
         Some(Command::Waves(a)) => cmd_waves(a),
     };
     match result {

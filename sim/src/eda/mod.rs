@@ -5,6 +5,7 @@
 pub mod bram_outreg;
 pub mod cosim;
 pub mod export;
+pub mod formal;
 pub mod lint;
 pub mod synth;
 pub mod tools;

@@ -24,6 +24,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
+        formal: Vec::new,
     }
 }
 

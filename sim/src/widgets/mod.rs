@@ -3,6 +3,7 @@
 //! model ([`rr_arbiter`]), each with random valid/ready back-pressure, a payload-stability
 //! monitor and a scoreboard — and the harness benchmark ([`bench`]).
 pub mod bench;
+pub mod formal;
 pub mod rr_arbiter;
 pub mod stream_fifo;
 pub mod verilator_bench;
@@ -23,6 +24,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: export_units,
         waves: write_waves,
+        formal: formal::checks,
     }
 }
 

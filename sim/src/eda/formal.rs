@@ -1,0 +1,452 @@
+//! Formal proofs of the units' invariants (`ppu formal`, `synth/FORMAL.md`): Yosys
+//! (`read_verilog -formal`, `prep`, `write_smt2`) and `yosys-smtbmc` with Z3.
+//!
+//! Each unit's properties live in `synth/formal/<unit>_props.sv`, a wrapper that instantiates
+//! the exported module and states assumptions on its inputs (the valid/ready rules) and
+//! assertions on its outputs, each property under its own `` `ifdef P_<NAME> ``. Internal
+//! registers a helper invariant needs are named on the file's `// observe:` line: the runner
+//! makes them extra outputs of the exported module (Yosys `expose`, behaviour unchanged) and
+//! writes `observe.vh` with a wire `obs_<name>` for each (`$` becomes `_`), the port
+//! connections as `` `OBSERVE ``, and for a pattern with `*` (`slots$*$q`) all matches
+//! concatenated, index 0 lowest, as `obs_<pattern>_all` (`obs_slots_q_all`).
+//!
+//! A property is proved by k-induction ([`Mode::Prove`]: the base case, BMC to depth k, then
+//! the induction step over k cycles; helper invariants are asserted alongside, so they are
+//! proved too) or checked by bounded model checking to a stated depth ([`Mode::Bmc`]). Each
+//! property also has a mutant ([`Mutant`]): a textual change of the exported Verilog that
+//! breaks it. The mutant is checked by BMC with the helper invariants left out (`MUTANT`
+//! defined), and must fail with a counterexample (a VCD, kept under `target/formal/cex/`).
+use super::{run, scratch_dir};
+use regex::Regex;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// How a property is established.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// k-induction with this k (base case BMC to k, then the induction step).
+    Prove { k: u32 },
+    /// Bounded model checking to this depth (the reason is in the property's `why`).
+    Bmc { depth: u32 },
+}
+
+impl Mode {
+    pub fn depth(self) -> u32 {
+        match self {
+            Mode::Prove { k } => k,
+            Mode::Bmc { depth } => depth,
+        }
+    }
+    pub fn label(self) -> String {
+        match self {
+            Mode::Prove { k } => format!("prove (k={})", k),
+            Mode::Bmc { depth } => format!("bmc {}", depth),
+        }
+    }
+}
+
+/// A deliberately broken copy of the unit: `find` (a regular expression that must match the
+/// exported Verilog exactly once) replaced by `replace`.
+#[derive(Debug, Clone)]
+pub struct Mutant {
+    pub what: &'static str,
+    pub find: &'static str,
+    pub replace: &'static str,
+}
+
+/// One property of a unit.
+#[derive(Debug, Clone)]
+pub struct Property {
+    /// `P_<name>` enables its assertions in the props file.
+    pub name: &'static str,
+    /// What it claims, in one line.
+    pub claim: &'static str,
+    pub mode: Mode,
+    /// Why the mode and depth suffice (for BMC: the depth's justification).
+    pub why: &'static str,
+    pub mutant: Mutant,
+}
+
+/// The properties of one unit at one set of parameters.
+pub struct FormalCheck {
+    /// The exported module's name; its props are `synth/formal/<unit>_props.sv`, module
+    /// `<unit>_props`.
+    pub unit: &'static str,
+    /// Parameters of this instance (`depth 3`), empty for the exported reference parameters.
+    pub variant: String,
+    /// The Verilog of the unit at these parameters, top module named `unit`.
+    pub verilog: Box<dyn Fn() -> String + Send + Sync>,
+    /// Defines for the props file (`DEPTH`, widths).
+    pub defines: Vec<(String, String)>,
+    pub properties: Vec<Property>,
+}
+
+/// The outcome of one property.
+#[derive(Debug, Clone)]
+pub struct FormalResult {
+    pub unit: String,
+    pub variant: String,
+    pub property: String,
+    pub claim: String,
+    pub mode: Mode,
+    pub passed: bool,
+    /// What failed, when it did.
+    pub detail: String,
+    pub seconds: f64,
+    pub mutant: String,
+    /// The mutant failed: at which step, and its counterexample VCD.
+    pub mutant_caught: Option<(u32, PathBuf)>,
+}
+
+/// The folder of the props files.
+pub fn props_dir() -> PathBuf {
+    crate::work_root().join("synth").join("formal")
+}
+
+/// The tools: `yosys` and `yosys-smtbmc` on PATH, and `z3`.
+pub fn tools_available() -> Result<(), String> {
+    for t in ["yosys", "yosys-smtbmc", "z3"] {
+        if super::find(t).is_none() {
+            return Err(format!(
+                "`ppu formal` needs {} on PATH (`apt-get install yosys z3`)",
+                t
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Run every property of `check`.
+pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
+    let props_path = props_dir().join(format!("{}_props.sv", check.unit));
+    let props = std::fs::read_to_string(&props_path)
+        .map_err(|e| format!("{}: {}", props_path.display(), e))?;
+    let verilog = (check.verilog)();
+    check
+        .properties
+        .iter()
+        .map(|p| run_property(check, &verilog, &props, p))
+        .collect()
+}
+
+fn run_property(
+    check: &FormalCheck,
+    verilog: &str,
+    props: &str,
+    p: &Property,
+) -> Result<FormalResult, String> {
+    let t0 = Instant::now();
+    let tag = format!(
+        "{}{}-{}",
+        check.unit,
+        if check.variant.is_empty() {
+            String::new()
+        } else {
+            format!("-{}", check.variant.replace(' ', ""))
+        },
+        p.name
+    );
+    let dir = scratch_dir(&format!("formal-{}", tag)).map_err(|e| e.to_string())?;
+    let model = build_model(check, verilog, props, p, &dir, false)?;
+    let depth = p.mode.depth();
+    let base = smtbmc(&model, depth, false, &dir.join("base.vcd"))?;
+    let (passed, detail) = match (&base, p.mode) {
+        (Smt::Failed { step, .. }, _) => (false, format!("base case fails at step {}", step)),
+        (Smt::Passed, Mode::Bmc { .. }) => (true, String::new()),
+        (Smt::Passed, Mode::Prove { k }) => match smtbmc(&model, k, true, &dir.join("step.vcd"))? {
+            Smt::Passed => (true, String::new()),
+            Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
+        },
+    };
+    let seconds = t0.elapsed().as_secs_f64();
+    // The mutant: BMC without helper invariants must find a counterexample.
+    let mutated = mutate(verilog, &p.mutant)?;
+    let mdir = dir.join("mutant");
+    std::fs::create_dir_all(&mdir).map_err(|e| e.to_string())?;
+    let mmodel = build_model(check, &mutated, props, p, &mdir, true)?;
+    let cex = mdir.join("cex.vcd");
+    let mutant_caught = match smtbmc(&mmodel, depth, false, &cex)? {
+        Smt::Failed { step } if cex.is_file() => {
+            let keep = crate::work_root().join("target").join("formal").join("cex");
+            std::fs::create_dir_all(&keep).map_err(|e| e.to_string())?;
+            let dest = keep.join(format!("{}.vcd", tag));
+            std::fs::copy(&cex, &dest).map_err(|e| e.to_string())?;
+            Some((step, dest))
+        }
+        _ => None,
+    };
+    if std::env::var_os("PPU_KEEP_FORMAL").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Ok(FormalResult {
+        unit: check.unit.to_string(),
+        variant: check.variant.clone(),
+        property: p.name.to_string(),
+        claim: p.claim.to_string(),
+        mode: p.mode,
+        passed,
+        detail,
+        seconds,
+        mutant: p.mutant.what.to_string(),
+        mutant_caught,
+    })
+}
+
+/// Apply a mutant: its pattern must match exactly once.
+pub fn mutate(verilog: &str, m: &Mutant) -> Result<String, String> {
+    let re = Regex::new(m.find).map_err(|e| format!("mutant `{}`: {}", m.what, e))?;
+    let n = re.find_iter(verilog).count();
+    if n != 1 {
+        return Err(format!(
+            "mutant `{}`: its pattern `{}` matches {} times in the exported Verilog, not once",
+            m.what, m.find, n
+        ));
+    }
+    Ok(re.replace(verilog, m.replace).into_owned())
+}
+
+/// The wires and regs declared in module `module` of `verilog`, with their widths.
+fn declarations(verilog: &str, module: &str) -> Vec<(String, usize)> {
+    let start = verilog
+        .find(&format!("module {}(", module))
+        .unwrap_or(verilog.len());
+    let body = &verilog[start..];
+    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+    let re = Regex::new(r"(?m)^\s*(?:wire|reg|output reg|output wire|input wire)\s+(?:\[(\d+):0\]\s*)?([A-Za-z_][A-Za-z0-9_$]*)\s*;")
+        .expect("static regex");
+    re.captures_iter(body)
+        .map(|c| {
+            let w = c
+                .get(1)
+                .and_then(|m| m.as_str().parse::<usize>().ok())
+                .map_or(1, |m| m + 1);
+            (c[2].to_string(), w)
+        })
+        .collect()
+}
+
+fn sanitize(name: &str) -> String {
+    name.replace('$', "_").replace('*', "")
+}
+
+/// The observed wires of `props` (its `// observe:` line) expanded against the unit's
+/// declarations, and the `observe.vh` text.
+fn observe(verilog: &str, unit: &str, props: &str) -> Result<(Vec<String>, String), String> {
+    let decls = declarations(verilog, unit);
+    let patterns: Vec<&str> = props
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// observe:"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let mut names = vec![];
+    let mut vh = String::from("// Generated by ppu formal.\n");
+    let mut ports = String::new();
+    for pat in patterns {
+        if let Some((pre, post)) = pat.split_once('*') {
+            let re = Regex::new(&format!(
+                "^{}([0-9]+){}$",
+                regex::escape(pre),
+                regex::escape(post)
+            ))
+            .map_err(|e| e.to_string())?;
+            let mut hits: Vec<(usize, String, usize)> = decls
+                .iter()
+                .filter_map(|(n, w)| {
+                    re.captures(n)
+                        .and_then(|c| c[1].parse().ok())
+                        .map(|i| (i, n.clone(), *w))
+                })
+                .collect();
+            hits.sort();
+            if hits.is_empty() {
+                return Err(format!("{}: `// observe: {}` matches no signal", unit, pat));
+            }
+            let w = hits[0].2;
+            for (_, n, _) in &hits {
+                vh += &format!("wire [{}:0] obs_{};\n", w - 1, sanitize(n));
+                ports += &format!(", .{}(obs_{})", n, sanitize(n));
+                names.push(n.clone());
+            }
+            let all: Vec<String> = hits
+                .iter()
+                .rev()
+                .map(|(_, n, _)| format!("obs_{}", sanitize(n)))
+                .collect();
+            vh += &format!(
+                "wire [{}:0] obs_{}_all = {{{}}};\n",
+                w * hits.len() - 1,
+                sanitize(&pat.replace("$*$", "$").replace("*", "")),
+                all.join(", ")
+            );
+        } else {
+            let w = decls
+                .iter()
+                .find(|(n, _)| n == pat)
+                .map(|(_, w)| *w)
+                .ok_or_else(|| format!("{}: `// observe: {}` names no signal", unit, pat))?;
+            vh += &format!("wire [{}:0] obs_{};\n", w - 1, sanitize(pat));
+            ports += &format!(", .{}(obs_{})", pat, sanitize(pat));
+            names.push(pat.to_string());
+        }
+    }
+    vh += &format!("`define OBSERVE {}\n", ports);
+    Ok((names, vh))
+}
+
+/// Yosys: the unit (observed wires exposed) and its props, into `model.smt2`.
+fn build_model(
+    check: &FormalCheck,
+    verilog: &str,
+    props: &str,
+    p: &Property,
+    dir: &Path,
+    mutant: bool,
+) -> Result<PathBuf, String> {
+    let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
+    let (names, vh) = observe(verilog, check.unit, props)?;
+    std::fs::write(dir.join("dut.v"), verilog).map_err(io)?;
+    std::fs::write(dir.join("props.sv"), props).map_err(io)?;
+    std::fs::write(dir.join("observe.vh"), vh).map_err(io)?;
+    let mut defines = format!(" -DP_{}", p.name);
+    for (k, v) in &check.defines {
+        defines += &format!(" -D{}={}", k, v);
+    }
+    if mutant {
+        defines += " -DMUTANT";
+    }
+    let mut script = format!(
+        "read_verilog -formal dut.v\nhierarchy -top {}\nproc\n",
+        check.unit
+    );
+    for n in &names {
+        script += &format!("expose w:{}\n", n);
+    }
+    script += &format!(
+        "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\ndffunmap\n\
+         write_smt2 -wires model.smt2\n",
+        defines, check.unit
+    );
+    std::fs::write(dir.join("model.ys"), script).map_err(io)?;
+    let out = run(Command::new("yosys")
+        .current_dir(dir)
+        .args(["-q", "-s", "model.ys"]))?;
+    if !out.status.success() {
+        return Err(format!(
+            "yosys on the props of {} ({}): {}",
+            check.unit,
+            p.name,
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .chain(String::from_utf8_lossy(&out.stdout).lines())
+                .filter(|l| l.contains("ERROR") || l.contains("rror"))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        ));
+    }
+    Ok(dir.join("model.smt2"))
+}
+
+enum Smt {
+    Passed,
+    Failed { step: u32 },
+}
+
+fn smtbmc(model: &Path, depth: u32, induction: bool, vcd: &Path) -> Result<Smt, String> {
+    let mut cmd = Command::new("yosys-smtbmc");
+    cmd.args(["-s", "z3", "--presat"]);
+    if induction {
+        cmd.arg("-i");
+    }
+    cmd.args(["-t", &depth.to_string(), "--dump-vcd"])
+        .arg(vcd)
+        .arg(model);
+    let out = run(&mut cmd)?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.contains("Status: PASSED") {
+        return Ok(Smt::Passed);
+    }
+    if text.contains("Status: FAILED") {
+        let step = Regex::new(r"Checking assertions in step (\d+)")
+            .expect("static regex")
+            .captures_iter(&text)
+            .last()
+            .and_then(|c| c[1].parse().ok())
+            .unwrap_or(0);
+        return Ok(Smt::Failed { step });
+    }
+    Err(format!(
+        "yosys-smtbmc gave no status: {}",
+        text.lines().rev().take(5).collect::<Vec<_>>().join(" / ")
+    ))
+}
+
+/// `synth/FORMAL.md` rows of `results`.
+pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
+    results
+        .iter()
+        .map(|r| {
+            format!(
+                "| {} | {} | {} | {} | {} | {} | {:.1} | {} | {} |",
+                r.unit,
+                if r.variant.is_empty() {
+                    "-"
+                } else {
+                    &r.variant
+                },
+                r.property,
+                r.claim,
+                r.mode.label(),
+                if r.passed {
+                    "PASS".to_string()
+                } else {
+                    format!("FAIL: {}", r.detail)
+                },
+                r.seconds,
+                r.mutant,
+                match &r.mutant_caught {
+                    Some((step, _)) => format!("caught, counterexample at step {}", step),
+                    None => "NOT CAUGHT".into(),
+                }
+            )
+        })
+        .collect()
+}
+
+/// The header of `synth/FORMAL.md`.
+pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
+Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`). \
+Each unit's properties are in `synth/formal/<unit>_props.sv`, a wrapper around the exported \
+module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
+payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
+case to N, then the induction step), with helper invariants asserted beside the property, so \
+they are proved too. bmc N: bounded model check to depth N (the reason for the depth is in the \
+props file). Each property has a mutant (a one-place change of the exported Verilog that breaks \
+it); the mutant is checked by BMC without the helper invariants and must fail with a \
+counterexample, a VCD under `target/formal/cex/` (open it in GTKWave). Seconds: the proof, \
+without the mutant.\n\n\
+| unit | parameters | property | claim | mode | result | seconds | mutant | mutant |\n\
+| --- | --- | --- | --- | --- | --- | ---: | --- | --- |\n";
+
+/// Replace the rows of the units in `results` in `old` (a report) by the new ones, keeping the
+/// other units' rows; rows in the order of `order` (unit names).
+pub fn merge_report(old: &str, results: &[FormalResult], order: &[&str]) -> String {
+    let new_rows = report_rows(results);
+    let fresh: Vec<&str> = results.iter().map(|r| r.unit.as_str()).collect();
+    let mut rows: Vec<String> = old
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| unit") && !l.starts_with("| ---"))
+        .filter(|l| {
+            let unit = l.trim_start_matches("| ").split(" |").next().unwrap_or("");
+            !fresh.contains(&unit)
+        })
+        .map(str::to_string)
+        .collect();
+    rows.extend(new_rows);
+    let rank = |l: &String| {
+        let unit = l.trim_start_matches("| ").split(" |").next().unwrap_or("");
+        order.iter().position(|u| *u == unit).unwrap_or(usize::MAX)
+    };
+    rows.sort_by_key(rank);
+    format!("{}{}\n", REPORT_HEADER, rows.join("\n"))
+}

@@ -1,0 +1,86 @@
+//! Formal properties of the foundation widgets (`synth/formal/<unit>_props.sv`, run by
+//! `ppu formal`): the FIFO at depths 1, 2, 3, 6 and 8 (powers of two and not).
+use crate::eda::export::verilog_of;
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use ppu_hdl::widgets::stream_fifo::StreamFifo;
+use rust_hdl::prelude::*;
+
+/// The FIFO's properties. k = DEPTH + 5: the base case and each mutant's BMC reach a full
+/// FIFO, a stalled write and its effect after the reset cycle; the helper invariants make every
+/// property inductive well within it.
+fn fifo_properties(depth: u32) -> Vec<Property> {
+    let k = depth + 5;
+    vec![
+        Property {
+            name: "FILL",
+            claim: "fill == pushes - pops since reset, never above DEPTH",
+            mode: Mode::Prove { k },
+            why: "inductive with the pointer/count helper invariants",
+            mutant: Mutant {
+                what: "a pop does not decrement the count",
+                find: r"count\$d = count\$q - \d+'h1;",
+                replace: "count$$d = count$$q;",
+            },
+        },
+        Property {
+            name: "FULL_EMPTY",
+            claim: "wr_ready exactly when not full, rd_valid exactly when not empty",
+            mode: Mode::Prove { k },
+            why: "inductive with the helper invariants",
+            mutant: Mutant {
+                what: "off-by-one full flag (ready at DEPTH)",
+                find: r"wr_ready = count\$q != depth;",
+                replace: "wr_ready = count$$q != depth + 1;",
+            },
+        },
+        Property {
+            name: "STABLE",
+            claim: "rd_valid and rd_data stable while rd_valid && !rd_ready",
+            mode: Mode::Prove { k },
+            why: "inductive with the helper invariants",
+            mutant: Mutant {
+                what: "slot 0 written on wr_valid without the handshake",
+                find: r"push & \(wr_ptr\$q == slot_index\$0\)",
+                replace: "wr_valid & (wr_ptr$$q == slot_index$$0)",
+            },
+        },
+        Property {
+            name: "ORDER",
+            claim: "two tracked words leave with their values, in the order they entered",
+            mode: Mode::Prove { k },
+            why: "inductive with the tracked words' slot invariants",
+            mutant: Mutant {
+                what: "slot 0 stores the inverted word",
+                find: r"slots\$0\$d = wr_data;",
+                replace: "slots$$0$$d = ~wr_data;",
+            },
+        },
+    ]
+}
+
+fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
+    FormalCheck {
+        unit: "stream_fifo",
+        variant: format!("depth {}", D),
+        verilog: Box::new(|| {
+            verilog_of(StreamFifo::<Bits<16>, D, PW, CW>::default(), "stream_fifo")
+        }),
+        defines: vec![
+            ("DEPTH".into(), D.to_string()),
+            ("CW".into(), CW.to_string()),
+            ("PW".into(), PW.to_string()),
+        ],
+        properties: fifo_properties(D as u32),
+    }
+}
+
+/// The foundation's formal checks.
+pub fn checks() -> Vec<FormalCheck> {
+    vec![
+        fifo::<1, 1, 1>(),
+        fifo::<2, 1, 2>(),
+        fifo::<3, 2, 2>(),
+        fifo::<6, 3, 3>(),
+        fifo::<8, 3, 4>(),
+    ]
+}
