@@ -323,7 +323,7 @@ fn build_model(
         script += &format!("expose w:{}\n", n);
     }
     script += &format!(
-        "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\ndffunmap\n\
+        "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\nchformal -assume -early\nopt_clean\ndffunmap\n\
          write_smt2 -wires model.smt2\n",
         defines, check.unit
     );

@@ -2,6 +2,7 @@
 //! processing units around the status RTL, the `status-fsm` / `status-system` scenario runners
 //! and the ST-9 experiment (`ppu bench status`).
 pub mod bench;
+pub mod formal;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -19,7 +20,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
-        formal: Vec::new,
+        formal: formal::checks,
     }
 }
 

@@ -1,5 +1,6 @@
 //! Formal properties of the foundation widgets (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the FIFO at depths 1, 2, 3, 6 and 8 (powers of two and not).
+use super::RefArbiter;
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
 use ppu_hdl::widgets::stream_fifo::StreamFifo;
@@ -74,9 +75,55 @@ fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
     }
 }
 
+/// The arbiter's properties (N = 4).
+fn arbiter() -> FormalCheck {
+    FormalCheck {
+        unit: "rr_arbiter",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(RefArbiter::default(), "rr_arbiter")),
+        defines: vec![],
+        properties: vec![
+            Property {
+                name: "ONE_GRANT",
+                claim: "a grant names one valid requester and its payload; only it is ready; a grant whenever any requester is valid",
+                mode: Mode::Prove { k: 4 },
+                why: "combinational given the state; inductive with the held-choice invariants",
+                mutant: Mutant {
+                    what: "requester 2 made ready whatever is granted",
+                    find: r"req_ready\$2 = grant_ready & req_valid\$2 & \|\(grant & source_bit\$2\);",
+                    replace: "req_ready$$2 = grant_ready & req_valid$$2;",
+                },
+            },
+            Property {
+                name: "HOLD",
+                claim: "an offered grant is held (requester, payload) until taken",
+                mode: Mode::Prove { k: 4 },
+                why: "inductive with the held-choice invariants",
+                mutant: Mutant {
+                    what: "the choice is not held while the grant waits",
+                    find: r"held\$d = chosen_valid & ~grant_ready;",
+                    replace: "held$$d = 1'b0;",
+                },
+            },
+            Property {
+                name: "FAIR",
+                claim: "a requester holding valid sees at most N-1 = 3 transfers to others before its own",
+                mode: Mode::Bmc { depth: 12 },
+                why: "every arbiter state (mask, held choice) is reached within N+1 cycles of reset and a violation takes N more transfers: depth 2N+4 = 12 covers every violating path",
+                mutant: Mutant {
+                    what: "the round-robin mask is never advanced (lowest index always first)",
+                    find: r"rr_mask\$d = ~\(\(grant << 4'h1\) - 4'h1\);",
+                    replace: "rr_mask$$d = 4'h0;",
+                },
+            },
+        ],
+    }
+}
+
 /// The foundation's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
+        arbiter(),
         fifo::<1, 1, 1>(),
         fifo::<2, 1, 2>(),
         fifo::<3, 2, 2>(),

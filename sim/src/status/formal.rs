@@ -1,0 +1,129 @@
+//! Formal properties of the status units (`synth/formal/<unit>_props.sv`, run by
+//! `ppu formal`): the state machine against the ST-3 table, and the roll-up and command trees
+//! against their `TREE_STAGES` delay.
+use super::tb::{RefCommandTree, RefRollupTree, REF_CHAINS, REF_STAGES};
+use crate::eda::export::verilog_of;
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use ppu_hdl::status::status_fsm::StatusFsm;
+
+fn status_fsm() -> FormalCheck {
+    // k = 6: every state is reached within 4 cycles of reset (EMPTY, ACTIVE, then STALLED,
+    // QUIESCENT or HALTED), so the base case and the mutants see every row taken.
+    let prove = Mode::Prove { k: 6 };
+    FormalCheck {
+        unit: "status_fsm",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(StatusFsm::default(), "status_fsm")),
+        defines: vec![],
+        properties: vec![
+            Property {
+                name: "LEGAL",
+                claim: "the reported code is always one of the five (ST-1)",
+                mode: prove,
+                why: "inductive: every row of the table leads to a legal code",
+                mutant: Mutant {
+                    what: "STALLED without out_blocked goes to code 2",
+                    find: r"else if \(out_blocked\) begin\s+status_reg\$d = code_stalled;\s+end\s+else begin\s+status_reg\$d = code_active;",
+                    replace: "else if (out_blocked) begin status_reg$$d = code_stalled; end else begin status_reg$$d = 3'h2;",
+                },
+            },
+            Property {
+                name: "TABLE",
+                claim: "every transition is the first matching row of the ST-3 table",
+                mode: prove,
+                why: "a function of the previous state and inputs: inductive with the legal-code invariant",
+                mutant: Mutant {
+                    what: "ACTIVE checks out_blocked before nack",
+                    find: r"else if \(nack\) begin",
+                    replace: "else if (nack & ~out_blocked) begin",
+                },
+            },
+            Property {
+                name: "FLAGS",
+                claim: "halted, empty, not_stalled, not_quiescent decode the state (ST-4)",
+                mode: prove,
+                why: "combinational from the state register",
+                mutant: Mutant {
+                    what: "not_quiescent decodes STALLED",
+                    find: r"not_quiescent = status_reg\$q != code_quiescent;",
+                    replace: "not_quiescent = status_reg$$q != code_stalled;",
+                },
+            },
+            Property {
+                name: "VIOLATION",
+                claim: "violation exactly on out_blocked without out_valid (ST-2)",
+                mode: prove,
+                why: "combinational from the inputs",
+                mutant: Mutant {
+                    what: "violation never raised",
+                    find: r"violation = out_blocked & ~out_valid;",
+                    replace: "violation = 1'b0;",
+                },
+            },
+        ],
+    }
+}
+
+fn rollup_tree() -> FormalCheck {
+    let mut defines = vec![("S".to_string(), REF_STAGES.to_string())];
+    for (g, c) in REF_CHAINS.iter().enumerate() {
+        defines.push((format!("CHAIN{}", g), format!("8'd{}", c)));
+    }
+    let k = REF_STAGES as u32 + 3;
+    FormalCheck {
+        unit: "rollup_tree",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(RefRollupTree::new(&REF_CHAINS), "rollup_tree")),
+        defines,
+        properties: vec![
+            Property {
+                name: "DELAY",
+                claim: "each connection's flags are its chain's AND of the units' flags exactly TREE_STAGES cycles earlier (EMPTY's after a reset)",
+                mode: Mode::Prove { k },
+                why: "k > TREE_STAGES: every stage register is determined by inputs inside the induction window",
+                mutant: Mutant {
+                    what: "a reset loads connection 0's halted stages with 1",
+                    find: r"conn_halted_stages\$0\$d = 3'h0;",
+                    replace: "conn_halted_stages$$0$$d = 3'h7;",
+                },
+            },
+            Property {
+                name: "FRONT_END",
+                claim: "all_halted, all_empty, none_stalled, none_quiescent are the AND of the connections",
+                mode: Mode::Prove { k },
+                why: "combinational from the last stages",
+                mutant: Mutant {
+                    what: "connection 0 left out of all_halted",
+                    find: r"all_halted_acc = all_halted_acc & conn_halted\$0;",
+                    replace: "all_halted_acc = all_halted_acc;",
+                },
+            },
+        ],
+    }
+}
+
+fn command_tree() -> FormalCheck {
+    let k = REF_STAGES as u32 + 3;
+    FormalCheck {
+        unit: "command_tree",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(RefCommandTree::default(), "command_tree")),
+        defines: vec![("S".to_string(), REF_STAGES.to_string())],
+        properties: vec![Property {
+            name: "DELAY",
+            claim: "every unit sees the broadcast command OR its own line exactly TREE_STAGES cycles later, all in the same cycle; nothing in flight after a reset",
+            mode: Mode::Prove { k },
+            why: "k > TREE_STAGES: every stage register is determined by inputs inside the induction window",
+            mutant: Mutant {
+                what: "a reset leaves a broadcast reset in flight",
+                find: r"cmd_reset_stages\$d = 3'h0;",
+                replace: "cmd_reset_stages$$d = 3'h7;",
+            },
+        }],
+    }
+}
+
+/// The status mechanism's formal checks.
+pub fn checks() -> Vec<FormalCheck> {
+    vec![status_fsm(), rollup_tree(), command_tree()]
+}
