@@ -324,9 +324,9 @@ mod tests {
 
     #[test]
     fn wide_bits_per_bit() {
-        let mut b = Bits::<70>::default();
-        b.set_bit(0, true);
-        b.set_bit(69, true);
+        let b = Bits::<70>::default()
+            .replace_bit(0, true)
+            .replace_bit(69, true);
         let mut w = Words::default();
         b.put(&mut w);
         assert_eq!(w.words.len(), 3);
