@@ -47,6 +47,7 @@ fn wq4_acquire_check_waves() {
     let out = TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     run_acquire_check(50, 2, &out).unwrap();
     assert!(vcd.with_extension("gtkw").exists());

@@ -110,6 +110,7 @@ fn br9_bench_writes_table_and_plot() {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
+        engine: Default::default(),
     })
     .unwrap();
     assert!(r

@@ -15,6 +15,7 @@ fn br5_back_to_back_barriers_of_one_tile_with_waves() {
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let r = run_counter_waves(&out).unwrap();
     assert_eq!(r.releases, inst.len());

@@ -14,6 +14,7 @@ fn st4_reference_command_tree_and_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -18,6 +18,7 @@ fn st5_reference_monitor_every_phase_and_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

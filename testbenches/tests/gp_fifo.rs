@@ -11,6 +11,7 @@ use proptest::prelude::*;
 const NO_WAVES: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: false,
+    engine: ppu_sim::verilator::Engine::Harness,
 };
 
 #[test]
@@ -61,6 +62,7 @@ fn wq1_gp_fifo_waves() {
     let out = TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     run_gp_fifo(WrapForm::Compare, 12, 300, 9, &out).unwrap();
     assert!(vcd.with_extension("gtkw").exists());

@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 const NO_WAVES: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: false,
+    engine: ppu_sim::verilator::Engine::Harness,
 };
 
 fn stim(batch: usize, seed: u64) -> BeatStimulus {
@@ -120,6 +121,7 @@ fn pa4_canonical_waves() {
     let out = TbOutput {
         vcd: Some(&p),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let s = BeatStimulus {
         batch: 4,

@@ -46,6 +46,7 @@ fn pa9_bench_writes_its_page_and_plot_where_asked() {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
+        engine: Default::default(),
     };
     let report = run(&opts).unwrap();
     assert!(report.markdown.contains("# PA-9"));

@@ -18,6 +18,7 @@ fn br5_other_tiles_pass_while_one_tile_is_held_with_waves() {
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let r = run_prop_waves(&out).unwrap();
     assert_eq!(r.passed, items.len());

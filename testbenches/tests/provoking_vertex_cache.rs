@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 const NO_WAVES: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: false,
+    engine: ppu_sim::verilator::Engine::Harness,
 };
 
 #[test]
@@ -143,6 +144,7 @@ fn pa6_canonical_waves() {
     let out = TbOutput {
         vcd: Some(&p),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let run = run_cache_waves(&out).unwrap();
     assert!(run.results.iter().any(|r| r.invalidated));

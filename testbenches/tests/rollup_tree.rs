@@ -63,6 +63,7 @@ fn st4_reference_tree_waves_and_latency() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

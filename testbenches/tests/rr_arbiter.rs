@@ -15,6 +15,7 @@ fn x2_arbiter_matches_round_robin_model_and_writes_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -24,6 +24,7 @@ fn wq5_semaphore_memory_waves() {
     let out = TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     run_semaphores(100, 6, 4, &out).unwrap();
     assert!(vcd.with_extension("gtkw").exists());

@@ -11,6 +11,7 @@ fn with_waves<R>(name: &str, f: impl FnOnce(&TbOutput) -> R) -> R {
     f(&TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     })
 }
 

@@ -31,6 +31,7 @@ fn wq6_soft_put_allocator_waves() {
     let out = TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     run_allocator(WrapForm::Compare, 7, 200, 3, &out).unwrap();
     assert!(vcd.with_extension("gtkw").exists());

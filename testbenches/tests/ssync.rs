@@ -13,6 +13,7 @@ fn with_waves<R>(name: &str, f: impl FnOnce(&TbOutput) -> R) -> R {
     f(&TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     })
 }
 
@@ -62,6 +63,7 @@ fn so6_in_order_requests_answered_with_prefix_sums_and_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();
@@ -88,6 +90,7 @@ fn so9_out_of_order_arrival_from_8_so_units_uses_the_message_table() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -390,6 +390,7 @@ fn st5_directed_context_switch_halts_stores_resets_restores_and_releases() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -123,6 +123,7 @@ fn st1_codes_reported_every_cycle_and_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -238,6 +238,7 @@ proptest! {
             store_cycles_per_word: 1.0,
             max_cycles: 200_000,
             vcd: None,
+            engine: Default::default(),
         };
         let r = run_traced(&cfg);
         prop_assert!(r.is_ok(), "{:?}", r.as_ref().err());
@@ -263,6 +264,7 @@ fn gather_pipeline(threshold: u16) -> SystemConfig {
         store_cycles_per_word: 1.0,
         max_cycles: 20_000,
         vcd: None,
+        engine: Default::default(),
     }
 }
 
@@ -365,6 +367,7 @@ fn stall_pipeline(vcd: Option<std::path::PathBuf>) -> SystemConfig {
         store_cycles_per_word: 1.0,
         max_cycles: 100_000,
         vcd,
+        engine: Default::default(),
     }
 }
 
@@ -637,6 +640,7 @@ fn st9_quick_bench_halting_beats_draining_and_scales_better() {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
+        engine: Default::default(),
     })
     .unwrap();
     assert!(rep.files.iter().all(|f| f.exists()));

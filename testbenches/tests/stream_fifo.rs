@@ -23,6 +23,7 @@ fn x2_fifo_depth_6_matches_queue_model_and_writes_waves() {
         &TbOutput {
             vcd: Some(&vcd),
             record_ports: false,
+            engine: ppu_sim::verilator::Engine::Harness,
         },
     )
     .unwrap();

@@ -103,6 +103,7 @@ fn so14_bench_writes_table_and_plot() {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
+        engine: Default::default(),
     })
     .unwrap();
     assert!(r.markdown.contains("| 8 |"));

@@ -63,6 +63,7 @@ fn br8_back_to_back_and_mixed_barriers_with_waves() {
     let out = TbOutput {
         vcd: Some(&wave),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let r = run_tiling_waves(&out).unwrap();
     // Flushes: the first non-tiled barrier (3 entries, 3 tiled barriers: 3 rounds x 3 tiles),

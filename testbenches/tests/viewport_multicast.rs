@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 const NO_WAVES: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: false,
+    engine: ppu_sim::verilator::Engine::Harness,
 };
 
 fn stim(layer_offset: bool, valid_prob: f64, ready_prob: f64, seed: u64) -> BeatStimulus {
@@ -96,6 +97,7 @@ fn pa2_canonical_waves() {
     let out = TbOutput {
         vcd: Some(&p),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let s = BeatStimulus {
         batch: 4,

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 const NO_WAVES: TbOutput<'static> = TbOutput {
     vcd: None,
     record_ports: false,
+    engine: ppu_sim::verilator::Engine::Harness,
 };
 
 #[test]
@@ -83,6 +84,7 @@ fn pa5_canonical_waves() {
     let out = TbOutput {
         vcd: Some(&p),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let run = run_swizzle(&wave_items(), 1.0, 0.7, 1, &out).unwrap();
     assert_eq!(run.refused_writes, 1);

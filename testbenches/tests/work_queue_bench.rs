@@ -85,6 +85,7 @@ fn wq11_bench_writes_table_and_plot() {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
+        engine: Default::default(),
     })
     .unwrap();
     assert!(r

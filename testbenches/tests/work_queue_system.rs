@@ -247,6 +247,7 @@ fn wq10_an_acquire_never_released_fires_the_watchdog_and_nothing_else_breaks() {
     let out = ppu_sim::tb::TbOutput {
         vcd: Some(&vcd),
         record_ports: false,
+        engine: ppu_sim::verilator::Engine::Harness,
     };
     let r = run_bad_input(BadEntry::NeverReleased, 6, 1200, &out).unwrap();
     assert_eq!((r.watchdogs, r.errors), (1, 0), "{:?}", r);
