@@ -264,15 +264,16 @@ impl<B: Block> Harness<B> {
         h
     }
 
-    /// Run the block under the Verilator engine from now on ([`crate::verilator`]).
-    pub fn with_verilator(mut self) -> Result<Self, String>
+    /// Run the block under the Verilator engine from now on ([`crate::verilator`]); `export`
+    /// gives the connected block's Verilog (`eda::export::verilog_of_connected`).
+    pub fn with_verilator(mut self, export: fn(&B, &str) -> String) -> Result<Self, String>
     where
         B: VerilatorTop,
     {
         if self.vcd.is_some() {
             return Err(VCD_NEEDS_HARNESS.into());
         }
-        self.verilated = Some(Verilated::new(&self.uut)?);
+        self.verilated = Some(Verilated::new(&self.uut, export)?);
         let _ = self.settle();
         Ok(self)
     }

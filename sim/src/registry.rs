@@ -26,9 +26,21 @@ pub fn scenario_runners() -> Vec<ScenarioRunner> {
     mechanisms().iter().flat_map(|m| (m.scenarios)()).collect()
 }
 
-/// Every benchmark (`ppu bench`).
+/// Every benchmark (`ppu bench`): the mechanisms', then `engines`, which runs them all on
+/// both engines ([`crate::verilator::bench`]).
 pub fn benches() -> Vec<Bench> {
-    mechanisms().iter().flat_map(|m| (m.benches)()).collect()
+    let mut v: Vec<Bench> = mechanisms().iter().flat_map(|m| (m.benches)()).collect();
+    v.push(Bench {
+        name: crate::verilator::bench::NAME,
+        about: crate::verilator::bench::ABOUT,
+        run: engines,
+    });
+    v
+}
+
+fn engines(opts: &crate::bench::BenchOptions) -> Result<crate::bench::BenchReport, RunError> {
+    let all: Vec<Bench> = mechanisms().iter().flat_map(|m| (m.benches)()).collect();
+    crate::verilator::bench::run(&all, opts)
 }
 
 /// Every exported unit, in the order of the SPEC sections.

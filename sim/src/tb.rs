@@ -51,7 +51,7 @@ pub fn system_harness<B: VerilatorTop>(
     let h = harness(uut, set_clock, out, top)?;
     match engine {
         Engine::Harness => Ok(h),
-        Engine::Verilator => h.with_verilator(),
+        Engine::Verilator => h.with_verilator(crate::eda::export::verilog_of_connected::<B>),
     }
 }
 

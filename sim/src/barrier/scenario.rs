@@ -78,6 +78,7 @@ pub fn builtin() -> Value {
 }
 
 /// Parse and validate a scenario into a system configuration (mode [`Mode::AsGiven`]).
+/// Long because it validates every configuration field in turn, each with its own message.
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
     let sc: BarrierScenario = parse_as(value, "")?;
     let c = &sc.config;

@@ -36,6 +36,15 @@ pub fn verilog_of<B: Block>(mut uut: B, module: &str) -> String {
     )
 }
 
+/// Verilog of an already connected block (`connect_all` done, as in a harness), top module
+/// named `module`: the same text as [`verilog_of`].
+pub fn verilog_of_connected<B: Block>(uut: &B, module: &str) -> String {
+    rename_top(
+        &zero_extensions(&field_slices(&typed_literals(&generate_verilog(uut)))),
+        module,
+    )
+}
+
 /// Rewrite rust-hdl's widening cast `((x) & W'hM)` (from `bit_cast::<W, w>(x)`, M = 2^W - 1)
 /// of a signal or a part-select `x[O+:w]` narrower than W into the zero extension
 /// `{{(W-w){1'b0}}, x}`, so that Verilator sees matching widths (WIDTH) and the value is the

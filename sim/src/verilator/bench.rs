@@ -65,23 +65,24 @@ pub fn run_on(b: &Bench, engine: Engine) -> Result<EngineRun, RunError> {
     })
 }
 
-/// The benches that run system simulations: every registered one but the engine-independent
-/// harness bench and this one.
-fn system_benches() -> Vec<Bench> {
-    crate::registry::benches()
-        .into_iter()
-        .filter(|b| b.name != "harness" && b.name != NAME)
-        .collect()
-}
+/// The bench's name.
+pub const NAME: &str = "engines";
 
-const NAME: &str = "engines";
+/// What it does, for `ppu bench --list`.
+pub const ABOUT: &str =
+    "system cycles/s of every mechanism's bench on the harness and on the Verilator engine (X-3)";
 
-fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
+/// Run `benches` (the registry's, but the engine-independent harness bench and this one) on
+/// both engines; see the module documentation.
+pub fn run(benches: &[Bench], opts: &BenchOptions) -> Result<BenchReport, RunError> {
     Engine::Verilator.available().map_err(RunError::Invalid)?;
-    let benches = system_benches();
+    let benches: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| b.name != "harness" && b.name != NAME)
+        .collect();
     let bar = crate::progress::bar(benches.len() as u64 * 2, NAME, opts.progress);
     let mut rows = vec![];
-    for b in &benches {
+    for b in benches {
         bar.set_message(b.name);
         let h = run_on(b, Engine::Harness)?;
         bar.inc(1);
@@ -156,12 +157,3 @@ writing and checking every byte against the golden data, the driver, the MPCs an
 SSYNC scoreboard). So the issue's 1 M cycles/s for 16 SO units is out of reach with this model \
 structure on this machine: even a free system model would leave about 130 k cycles/s, the cost of \
 three evaluations of the 16-unit cluster per cycle.\n";
-
-/// The engine comparison bench.
-pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        name: NAME,
-        about: "system cycles/s of every mechanism's bench on the harness and on the Verilator engine (X-3)",
-        run,
-    }]
-}

@@ -136,10 +136,10 @@ pub struct Verilated<B> {
 impl<B: VerilatorTop> Verilated<B> {
     /// Build (or take from the cache) the model of `uut` (connected), checking that the port
     /// map covers every top-level port of the block.
-    pub fn new(uut: &B) -> Result<Self, String> {
+    pub fn new(uut: &B, export: model::Export<B>) -> Result<Self, String> {
         let map = B::port_map();
         check_covers(uut, &map)?;
-        let model = model::instantiate(uut, B::TOP, &map, uut.same_verilog_key())?;
+        let model = model::instantiate(uut, B::TOP, &map, uut.same_verilog_key(), export)?;
         Ok(Verilated {
             map: Arc::new(map),
             model,

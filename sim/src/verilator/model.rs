@@ -8,7 +8,7 @@
 //! loads in milliseconds. Builds go to a scratch folder renamed into place, so parallel runs
 //! never see half a library.
 use super::ports::PortMap;
-use crate::eda::{self, export};
+use crate::eda::tools as eda;
 use rust_hdl::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -221,7 +221,7 @@ fn loaded() -> &'static Mutex<HashMap<String, Arc<Library>>> {
 
 /// What a Verilator engine needs and lacks, as a message for the user.
 pub fn verilator_path() -> Result<PathBuf, String> {
-    eda::tools::find("verilator").ok_or_else(|| {
+    eda::find("verilator").ok_or_else(|| {
         "--engine verilator needs Verilator on PATH (`apt-get install verilator`); \
          the default engine, --engine harness, needs nothing"
             .to_string()
@@ -252,6 +252,7 @@ pub fn instantiate<B: Block>(
     top: &str,
     map: &PortMap<B>,
     same_verilog: Option<String>,
+    export: Export<B>,
 ) -> Result<Model, String> {
     let t0 = std::time::Instant::now();
     let memo_key = same_verilog.map(|k| format!("{}|{}", std::any::type_name::<B>(), k));
@@ -260,7 +261,7 @@ pub fn instantiate<B: Block>(
         .and_then(|k| memo().lock().ok().and_then(|m| m.get(k).cloned()));
     let r = match known {
         Some(lib) => Ok(Model::new(lib)),
-        None => instantiate_timed(uut, top, map).map(|(model, lib)| {
+        None => instantiate_timed(uut, top, map, export).map(|(model, lib)| {
             if let (Some(k), Ok(mut m)) = (memo_key, memo().lock()) {
                 m.insert(k, lib);
             }
@@ -277,18 +278,18 @@ fn memo() -> &'static Mutex<HashMap<String, Arc<Library>>> {
     MEMO.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// The Verilog of a connected block with its top module named (`eda::export`'s, passed in by
+/// the caller so that this module does not depend on the exporter).
+pub type Export<B> = fn(&B, &str) -> String;
+
 fn instantiate_timed<B: Block>(
     uut: &B,
     top: &str,
     map: &PortMap<B>,
+    export: Export<B>,
 ) -> Result<(Model, Arc<Library>), String> {
     let verilator = verilator_path()?;
-    let verilog = export::rename_top(
-        &export::zero_extensions(&export::field_slices(&export::typed_literals(
-            &generate_verilog(uut),
-        ))),
-        top,
-    );
+    let verilog = export(uut, top);
     let wrapper = wrapper(top, map);
     let version = verilator_version(&verilator)?;
     let mut h = Sha256::new();

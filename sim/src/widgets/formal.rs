@@ -1,6 +1,6 @@
 //! Formal properties of the foundation widgets (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the FIFO at depths 1, 2, 3, 6 and 8 (powers of two and not).
-use super::RefArbiter;
+use super::rr_arbiter::RefArbiter;
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
 use ppu_hdl::widgets::stream_fifo::StreamFifo;
