@@ -154,6 +154,19 @@ impl Probe for PortProbe {
     }
 }
 
+/// The top-level ports of `uut` (clock excluded) with their Verilog names, widths and
+/// directions.
+pub fn top_ports<B: Block>(uut: &B) -> Vec<Port> {
+    let mut probe = PortProbe {
+        depth: 0,
+        ports: vec![],
+        values: vec![],
+        collect_ports: true,
+    };
+    uut.accept("uut", &mut probe);
+    probe.ports
+}
+
 /// Collects the ports of one sub-block (depth 2 of the block tree, scope `child`) with their
 /// Verilog names, as [`PortProbe`] does for the top level.
 struct ChildPortProbe<'a> {
@@ -273,7 +286,11 @@ impl<B: Block> Harness<B> {
         if self.vcd.is_some() {
             return Err(VCD_NEEDS_HARNESS.into());
         }
-        self.verilated = Some(Verilated::new(&self.uut, export)?);
+        let ports: Vec<(String, bool, usize)> = top_ports(&self.uut)
+            .into_iter()
+            .map(|p| (p.name, p.dir == PortDir::Input, p.width))
+            .collect();
+        self.verilated = Some(Verilated::new(&self.uut, &ports, export)?);
         let _ = self.settle();
         Ok(self)
     }
@@ -289,15 +306,8 @@ impl<B: Block> Harness<B> {
 
     /// Record the top-level port values of every cycle for co-simulation.
     pub fn with_port_trace(mut self) -> Self {
-        let mut probe = PortProbe {
-            depth: 0,
-            ports: vec![],
-            values: vec![],
-            collect_ports: true,
-        };
-        self.uut.accept("uut", &mut probe);
         self.ports = Some(PortTrace {
-            ports: probe.ports,
+            ports: top_ports(&self.uut),
             cycles: vec![],
         });
         self

@@ -123,6 +123,12 @@ pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
     let props = std::fs::read_to_string(&props_path)
         .map_err(|e| format!("{}: {}", props_path.display(), e))?;
     let verilog = (check.verilog)();
+    let (observed, observe_vh) = observe(&verilog, check.unit, &props)?;
+    let props = Props {
+        text: props,
+        observed,
+        observe_vh,
+    };
     check
         .properties
         .iter()
@@ -130,10 +136,18 @@ pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
         .collect()
 }
 
+/// A unit's props file, with the observed wires it names (found once in the unit's Verilog;
+/// a mutant changes statements, not declarations) and the generated `observe.vh`.
+struct Props {
+    text: String,
+    observed: Vec<String>,
+    observe_vh: String,
+}
+
 fn run_property(
     check: &FormalCheck,
     verilog: &str,
-    props: &str,
+    props: &Props,
     p: &Property,
 ) -> Result<FormalResult, String> {
     let t0 = Instant::now();
@@ -298,16 +312,15 @@ fn observe(verilog: &str, unit: &str, props: &str) -> Result<(Vec<String>, Strin
 fn build_model(
     check: &FormalCheck,
     verilog: &str,
-    props: &str,
+    props: &Props,
     p: &Property,
     dir: &Path,
     mutant: bool,
 ) -> Result<PathBuf, String> {
     let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
-    let (names, vh) = observe(verilog, check.unit, props)?;
     std::fs::write(dir.join("dut.v"), verilog).map_err(io)?;
-    std::fs::write(dir.join("props.sv"), props).map_err(io)?;
-    std::fs::write(dir.join("observe.vh"), vh).map_err(io)?;
+    std::fs::write(dir.join("props.sv"), &props.text).map_err(io)?;
+    std::fs::write(dir.join("observe.vh"), &props.observe_vh).map_err(io)?;
     let mut defines = format!(" -DP_{}", p.name);
     for (k, v) in &check.defines {
         defines += &format!(" -D{}={}", k, v);
@@ -319,7 +332,7 @@ fn build_model(
         "read_verilog -formal dut.v\nhierarchy -top {}\nproc\n",
         check.unit
     );
-    for n in &names {
+    for n in &props.observed {
         script += &format!("expose w:{}\n", n);
     }
     script += &format!(

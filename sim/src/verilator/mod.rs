@@ -129,22 +129,27 @@ pub struct Verilated<B> {
     map: Arc<PortMap<B>>,
     model: model::Model,
     words: ports::Words,
-    /// The inputs and clock of the last evaluation: an unchanged settle is skipped.
-    last: Option<(Vec<u32>, bool)>,
+    /// The clock of the last evaluation (its inputs are still in `model.inputs`): a settle
+    /// with the same clock and inputs is skipped.
+    last_clock: Option<bool>,
 }
 
 impl<B: VerilatorTop> Verilated<B> {
     /// Build (or take from the cache) the model of `uut` (connected), checking that the port
-    /// map covers every top-level port of the block.
-    pub fn new(uut: &B, export: model::Export<B>) -> Result<Self, String> {
+    /// map covers `top_ports`, every top-level port of the block as (name, is an input, width).
+    pub fn new(
+        uut: &B,
+        top_ports: &[(String, bool, usize)],
+        export: model::Export<B>,
+    ) -> Result<Self, String> {
         let map = B::port_map();
-        check_covers(uut, &map)?;
+        check_covers(top_ports, &map)?;
         let model = model::instantiate(uut, B::TOP, &map, uut.same_verilog_key(), export)?;
         Ok(Verilated {
             map: Arc::new(map),
             model,
             words: ports::Words::default(),
-            last: None,
+            last_clock: None,
         })
     }
 }
@@ -155,64 +160,21 @@ impl<B> Verilated<B> {
         self.map.pack(uut, &mut self.words);
         let n = self.model.inputs.len();
         self.words.words.resize(n, 0);
-        if let Some((ins, c)) = &self.last {
-            if *c == clock && ins[..] == self.words.words[..] {
-                return;
-            }
+        if self.last_clock == Some(clock) && self.model.inputs[..] == self.words.words[..] {
+            return;
         }
-        self.model.inputs.copy_from_slice(&self.words.words[..n]);
+        self.model.inputs.copy_from_slice(&self.words.words);
         self.model.eval(clock);
+        self.last_clock = Some(clock);
         self.map.unpack(uut, &self.model.outputs);
-        match &mut self.last {
-            Some((ins, c)) => {
-                ins.copy_from_slice(&self.words.words[..n]);
-                *c = clock;
-            }
-            None => self.last = Some((self.words.words[..n].to_vec(), clock)),
-        }
     }
 }
 
 /// Every top-level input and output of `uut` is in `map` (and every input in `map` is one).
-fn check_covers<B: Block>(uut: &B, map: &PortMap<B>) -> Result<(), String> {
-    struct Top {
-        depth: usize,
-        ports: Vec<(String, bool, usize)>,
-    }
-    impl Probe for Top {
-        fn visit_start_scope(&mut self, _: &str, _: &dyn Block) {
-            self.depth += 1;
-        }
-        fn visit_end_scope(&mut self, _: &str, _: &dyn Block) {
-            self.depth -= 1;
-        }
-        fn visit_start_namespace(&mut self, _: &str, _: &dyn Block) {
-            self.depth += 1;
-        }
-        fn visit_end_namespace(&mut self, _: &str, _: &dyn Block) {
-            self.depth -= 1;
-        }
-        fn visit_atom(&mut self, name: &str, s: &dyn Atom) {
-            if self.depth != 1 || name == "clock" {
-                return;
-            }
-            match s.kind() {
-                AtomKind::InputParameter => self.ports.push((name.into(), true, s.bits())),
-                AtomKind::OutputParameter | AtomKind::OutputPassthrough => {
-                    self.ports.push((name.into(), false, s.bits()))
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut probe = Top {
-        depth: 0,
-        ports: vec![],
-    };
-    uut.accept("uut", &mut probe);
+fn check_covers<B>(ports: &[(String, bool, usize)], map: &PortMap<B>) -> Result<(), String> {
     let mut missing = vec![];
-    for (name, input, bits) in &probe.ports {
-        let found = if *input {
+    for (name, input, bits) in ports {
+        let mapped = if *input {
             map.inputs.iter().find(|p| &p.name == name).map(|p| p.width)
         } else {
             map.outputs
@@ -220,14 +182,14 @@ fn check_covers<B: Block>(uut: &B, map: &PortMap<B>) -> Result<(), String> {
                 .find(|p| &p.name == name)
                 .map(|p| p.width)
         };
-        match found {
+        match mapped {
             Some(w) if w == *bits => {}
             Some(w) => missing.push(format!("{} ({} bits, mapped as {})", name, bits, w)),
             None => missing.push(name.clone()),
         }
     }
     for p in &map.inputs {
-        if !probe.ports.iter().any(|(n, i, _)| *i && *n == p.name) {
+        if !ports.iter().any(|(n, i, _)| *i && *n == p.name) {
             missing.push(format!(
                 "{} (mapped as an input, not a top-level input)",
                 p.name

@@ -80,7 +80,7 @@ pub fn wrapper<B>(top: &str, map: &PortMap<B>) -> String {
     let top_outputs: Vec<&str> = map
         .outputs
         .iter()
-        .filter(|p| !is_sub_port(&p.name, map))
+        .filter(|p| !is_sub_port(&p.name))
         .map(|p| p.name.as_str())
         .collect();
     for p in &map.outputs {
@@ -120,8 +120,7 @@ pub fn wrapper<B>(top: &str, map: &PortMap<B>) -> String {
 }
 
 /// An output named `sub$port` that is not a top-level array port `name$i`.
-fn is_sub_port<B>(name: &str, map: &PortMap<B>) -> bool {
-    let _ = map;
+fn is_sub_port(name: &str) -> bool {
     match name.split_once('$') {
         None => false,
         Some((_, rest)) => rest.parse::<usize>().is_err(),
