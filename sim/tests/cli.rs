@@ -343,3 +343,73 @@ fn x6_bench_sweeps_run_without_a_larger_default_stack() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("| SO units |"));
 }
+
+/// Every path to a node of a built-in scenario, in the order `mutate` indexes them.
+fn node_paths(v: &Value, prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    let n = match v {
+        Value::Object(m) => m.len(),
+        Value::Array(a) => a.len(),
+        _ => 0,
+    };
+    for k in 0..n {
+        prefix.push(k);
+        out.push(prefix.clone());
+        let child = match v {
+            Value::Object(m) => m.values().nth(k).unwrap(),
+            Value::Array(a) => &a[k],
+            _ => unreachable!(),
+        };
+        node_paths(child, prefix, out);
+        prefix.pop();
+    }
+}
+
+/// X-5, exhaustively for single changes: every node of every built-in scenario replaced by each
+/// extreme value or wrong type, and removed. The random test above combines changes; this one
+/// makes sure no single change is left to chance (an overflow on `blocks: u64::MAX` once was).
+#[test]
+fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
+    let reps = [
+        json!(null),
+        json!(-1),
+        json!(0),
+        json!(1),
+        json!(u64::MAX),
+        json!(u32::MAX),
+        json!(1e300),
+        json!(0.5),
+        json!("x"),
+        json!([]),
+        json!({}),
+        json!(true),
+        json!(4096),
+    ];
+    let opts = RunOptions::default();
+    let mut runs = 0;
+    let mut failures = vec![];
+    for m in registry::scenario_runners() {
+        let base = (m.builtin)();
+        let mut paths = vec![];
+        node_paths(&base, &mut vec![], &mut paths);
+        for path in &paths {
+            for (i, rep) in reps.iter().enumerate() {
+                for remove in [false, true] {
+                    if remove && i > 0 {
+                        continue;
+                    }
+                    let mut v = base.clone();
+                    mutate(&mut v, path, rep, remove);
+                    runs += 1;
+                    let result = std::panic::catch_unwind(|| registry::run_value(&v, &opts));
+                    match result {
+                        Err(_) => failures.push(format!("{} panicked on {}", m.unit, v)),
+                        Ok(Err(RunError::Invalid(_) | RunError::Violation(_))) | Ok(Ok(_)) => {}
+                        Ok(Err(e)) => failures.push(format!("{} on {}: {}", m.unit, v, e)),
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 100, "{} runs", runs);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

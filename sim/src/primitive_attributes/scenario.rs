@@ -252,7 +252,7 @@ fn draw(
         } else {
             0
         };
-        if p.layer + top > u32::MAX as u64 {
+        if p.layer.saturating_add(top) > u32::MAX as u64 {
             return Err(RunError::invalid(
                 &format!("prims[{}].layer", i),
                 format!(

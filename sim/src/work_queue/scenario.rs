@@ -107,13 +107,13 @@ fn check_threads(
                 ));
             }
         }
-        if t.blocks + 1 > entries - 2 {
+        if t.blocks.saturating_add(1) > entries - 2 {
             return Err(RunError::invalid(
                 &format!("{}.blocks", p),
                 format!(
                     "{} blocks need {} entries, more than the {} a ring of {} can ever grant",
                     t.blocks,
-                    t.blocks + 1,
+                    t.blocks as u128 + 1,
                     entries - 2,
                     entries
                 ),
