@@ -6,7 +6,8 @@
 //!    VCD time `PERIOD * cycle`, clock low;
 //! 2. rising edge: registers take their next values and settle again; VCD time
 //!    `PERIOD * cycle + PERIOD / 2`, clock high;
-//! 3. the clock falls (no register reacts) and the cycle count advances.
+//! 3. the clock falls (no register reacts) and the cycle count advances; the low clock settles
+//!    together with the next cycle's inputs in step 1 (one settle fewer per cycle).
 //!
 //! Optionally records a VCD ([`crate::vcd_out`]) and the top-level port values of every cycle
 //! ([`PortTrace`]) for co-simulation against the exported Verilog ([`crate::cosim`]).
@@ -355,13 +356,12 @@ impl<B: Block> Harness<B> {
         if let Some(v) = &mut self.vcd {
             v.sample(PERIOD * self.cycle + PERIOD / 2, &self.uut);
         }
+        // The falling edge is not settled on its own: no register reacts to it, so it settles
+        // with the next cycle's inputs (the caller's next `settle`, or the one `step` begins
+        // with) and the outputs read now are those after the rising edge either way. A
+        // verilated model likewise evaluates the low clock with the next cycle's inputs.
         (self.set_clock)(&mut self.uut, false);
         self.clock = false;
-        if self.verilated.is_none() {
-            // The falling edge: no register reacts, and a verilated model evaluates the low
-            // clock with the next cycle's inputs.
-            self.settle()?;
-        }
         self.cycle += 1;
         SIMULATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(())

@@ -304,6 +304,10 @@ mod tests {
                 netlist(false, 2, (Some(7), None)),
                 "one enabled, one free-running",
             ),
+            (
+                set_at_power_up(netlist(false, 2, (None, None))),
+                "flip-flop 1 powers up at 1 (the output register powers up at 0)",
+            ),
         ] {
             let before = n.clone();
             assert_eq!(absorb_output_registers(&mut n), 0, "{}", why);

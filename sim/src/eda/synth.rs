@@ -395,6 +395,7 @@ pub fn synth_ice40(
         "--pcf-allow-unconstrained",
     ]))?;
     let log = log_of(&out);
+    write(dir, &format!("{}.ice40.log", name), &log)?;
     let (fmax, lcs) = parse_pnr(&log);
     row.fmax_mhz = fmax;
     row.placed_lcs = lcs;
@@ -476,6 +477,7 @@ pub fn synth_ecp5(
         "1",
     ]))?;
     let log = log_of(&out);
+    write(dir, &format!("{}.ecp5.log", name), &log)?;
     let (fmax, _) = parse_pnr(&log);
     Ok(Ecp5Row {
         lut4,

@@ -6,6 +6,7 @@
 use super::stream_fifo::RefFifo;
 use crate::eda::{self, export};
 use crate::scenario::RunError;
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -52,10 +53,33 @@ int main(int argc, char** argv) {
 }
 "#;
 
-/// Verilate the exported FIFO with `-O3` and build the driver; returns the program's path.
+/// Verilate the exported FIFO with `-O3` and build the driver; returns the program's path. The
+/// program is kept under `target/verilator/bench-stream_fifo-<hash>/` and reused while the
+/// Verilog, the driver and the Verilator version stay the same.
 pub fn build(verilator: &Path) -> Result<PathBuf, String> {
-    let dir = eda::scratch_dir("bench-verilator").map_err(|e| e.to_string())?;
     let verilog = export::verilog_of(RefFifo::default(), "stream_fifo");
+    let version = eda::run_ok(Command::new(verilator).arg("--version"))?;
+    let mut h = Sha256::new();
+    for part in [verilog.as_bytes(), DRIVER.as_bytes(), &version.stdout] {
+        h.update(part);
+        h.update([0u8]);
+    }
+    let hash: String = h
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{:02x}", b))
+        .collect();
+    // Built once per Verilog, driver and Verilator version, like the engine's models.
+    let cached = crate::work_root()
+        .join("target")
+        .join("verilator")
+        .join(format!("bench-stream_fifo-{}", hash));
+    let program = cached.join("obj").join("Vstream_fifo");
+    if program.is_file() {
+        return Ok(program);
+    }
+    let dir = eda::scratch_dir("bench-verilator").map_err(|e| e.to_string())?;
     std::fs::write(dir.join("stream_fifo.v"), verilog).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("driver.cpp"), DRIVER).map_err(|e| e.to_string())?;
     eda::run_ok(Command::new(verilator).current_dir(&dir).args([
@@ -77,7 +101,13 @@ pub fn build(verilator: &Path) -> Result<PathBuf, String> {
         "stream_fifo.v",
         "driver.cpp",
     ]))?;
-    Ok(dir.join("obj").join("Vstream_fifo"))
+    // Renamed into place whole, so a run stopped half-way leaves no half-built cache entry
+    // (another process may have won the race: its copy is as good).
+    std::fs::create_dir_all(cached.parent().unwrap_or(&cached)).map_err(|e| e.to_string())?;
+    if std::fs::rename(&dir, &cached).is_err() && !program.is_file() {
+        return Ok(dir.join("obj").join("Vstream_fifo"));
+    }
+    Ok(program)
 }
 
 /// Run `n` cycles of the verilated FIFO; returns (words read, seconds inside the loop).
