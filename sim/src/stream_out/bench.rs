@@ -347,7 +347,8 @@ pub fn measure_all(setups: &[Setup], show: bool, name: &str) -> Result<Vec<Point
     crate::bench::sweep(name, setups, show, |s| measure(s, 14))
 }
 
-/// Run the experiment and write `stream-out.md` and `stream-out.svg` into `opts.out_dir`.
+/// Run the experiment and write `stream-out.md` and `stream-out.svg` into `opts.out_dir` (not
+/// for a quick run into the default `docs/results`).
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     let (rows, sweep_rows) = (scaling(opts.quick), sweep(opts.quick));
     let points = measure_all(&rows, opts.progress, "stream-out")?;
@@ -356,6 +357,13 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     let mut md = markdown(&points, &swept, lat, rate);
     if !opts.quick {
         md += &speed_section(scaling(false)[0].batches)?;
+    }
+    if opts.quick && opts.out_dir == BenchOptions::default().out_dir {
+        // A quick run does not replace the full results in docs/ (BenchOptions::quick).
+        return Ok(BenchReport {
+            markdown: md,
+            files: vec![],
+        });
     }
     std::fs::create_dir_all(&opts.out_dir)?;
     let md_path = opts.out_dir.join("stream-out.md");
