@@ -48,6 +48,7 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
         variant: String::new(),
         verilog: Box::new(move || verilog_of(RefGpFifo::with_form(form), unit)),
         defines,
+        flatten: false,
         properties: ring_properties(),
     }
 }
