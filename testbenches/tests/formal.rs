@@ -67,6 +67,16 @@ fn st1_st4_status_unit_properties_hold_and_their_mutants_fail() {
 }
 
 #[test]
+fn wq1_wq2_ring_pointer_properties_hold_in_both_wrap_forms_and_their_mutants_fail() {
+    prove(|c| ["gp_fifo", "gp_fifo_compare"].contains(&c.unit));
+}
+
+#[test]
+fn so1_batch_ids_consecutive_and_in_flight_window_hold_and_their_mutants_fail() {
+    prove(|c| c.unit == "batch_id_gen");
+}
+
+#[test]
 fn every_unit_with_properties_is_in_a_test_above() {
     let covered = [
         "stream_fifo",
@@ -74,6 +84,9 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "status_fsm",
         "rollup_tree",
         "command_tree",
+        "gp_fifo",
+        "gp_fifo_compare",
+        "batch_id_gen",
     ];
     for c in registry::formal_checks() {
         assert!(

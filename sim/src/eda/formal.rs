@@ -79,6 +79,10 @@ pub struct FormalCheck {
     pub verilog: Box<dyn Fn() -> String + Send + Sync>,
     /// Defines for the props file (`DEPTH`, widths).
     pub defines: Vec<(String, String)>,
+    /// Flatten the design (Yosys `flatten`) before writing the model. Z3 4.8 never returns on
+    /// some hierarchical models (`batch_id_gen`: even `(assert false)` hangs while Z3 expands the
+    /// hierarchy's define-funs); a flat model is the same logic.
+    pub flatten: bool,
     pub properties: Vec<Property>,
 }
 
@@ -336,9 +340,11 @@ fn build_model(
         script += &format!("expose w:{}\n", n);
     }
     script += &format!(
-        "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\nchformal -assume -early\nopt_clean\ndffunmap\n\
+        "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\nchformal -assume -early\n{}opt_clean\ndffunmap\n\
          write_smt2 -wires model.smt2\n",
-        defines, check.unit
+        defines,
+        check.unit,
+        if check.flatten { "flatten\n" } else { "" }
     );
     std::fs::write(dir.join("model.ys"), script).map_err(io)?;
     let out = run(Command::new("yosys")

@@ -15,6 +15,7 @@ fn status_fsm() -> FormalCheck {
         variant: String::new(),
         verilog: Box::new(|| verilog_of(StatusFsm::default(), "status_fsm")),
         defines: vec![],
+        flatten: false,
         properties: vec![
             Property {
                 name: "LEGAL",
@@ -75,6 +76,7 @@ fn rollup_tree() -> FormalCheck {
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefRollupTree::new(&REF_CHAINS), "rollup_tree")),
         defines,
+        flatten: false,
         properties: vec![
             Property {
                 name: "DELAY",
@@ -109,6 +111,7 @@ fn command_tree() -> FormalCheck {
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefCommandTree::default(), "command_tree")),
         defines: vec![("S".to_string(), REF_STAGES.to_string())],
+        flatten: false,
         properties: vec![Property {
             name: "DELAY",
             claim: "every unit sees the broadcast command OR its own line exactly TREE_STAGES cycles later, all in the same cycle; nothing in flight after a reset",

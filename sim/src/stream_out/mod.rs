@@ -9,6 +9,7 @@
 //! | [`bench`] | `ppu bench stream-out`: bytes/cycle vs SO units, SSYNC cost | SO-14 |
 //! | [`tb`] | unit testbenches of SSYNC, SO unit, batch-ID generator, crossbar, one file each | SO-1..SO-13 |
 pub mod bench;
+pub mod formal;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -24,7 +25,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
-        formal: Vec::new,
+        formal: formal::checks,
     }
 }
 

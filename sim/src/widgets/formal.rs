@@ -71,6 +71,7 @@ fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
             ("CW".into(), CW.to_string()),
             ("PW".into(), PW.to_string()),
         ],
+        flatten: false,
         properties: fifo_properties(D as u32),
     }
 }
@@ -82,6 +83,7 @@ fn arbiter() -> FormalCheck {
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefArbiter::default(), "rr_arbiter")),
         defines: vec![],
+        flatten: false,
         properties: vec![
             Property {
                 name: "ONE_GRANT",

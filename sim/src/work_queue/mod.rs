@@ -2,6 +2,7 @@
 //! simulation of CPU and GPU channels with GPU threads creating nested work, the `work-queue`
 //! scenario runner and the WQ-11 experiment (`ppu bench work-queue`).
 pub mod bench;
+pub mod formal;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -19,7 +20,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
-        formal: Vec::new,
+        formal: formal::checks,
     }
 }
 
