@@ -1,7 +1,7 @@
 //! Formal proofs (`ppu formal`): every property of every unit with properties is proved (or
 //! bounded-checked to its stated depth), every property's mutant is caught with a
 //! counterexample VCD that parses, and `synth/FORMAL.md` has a passing row for each. Skipped
-//! without Yosys/yosys-smtbmc/Z3 unless `PPU_REQUIRE_EDA=1`.
+//! without Yosys/yosys-smtbmc/Z3/cvc5 unless `PPU_REQUIRE_EDA=1`.
 use ppu_sim::eda::formal::{self, FormalCheck, Mutant};
 use ppu_sim::eda::tools;
 use ppu_sim::registry;
@@ -77,6 +77,11 @@ fn so1_batch_ids_consecutive_and_in_flight_window_hold_and_their_mutants_fail() 
 }
 
 #[test]
+fn pa5_swizzle_selects_and_negates_each_field_and_a_permutation_code_is_one_to_one() {
+    prove(|c| c.unit == "viewport_swizzle");
+}
+
+#[test]
 fn every_unit_with_properties_is_in_a_test_above() {
     let covered = [
         "stream_fifo",
@@ -87,6 +92,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "gp_fifo",
         "gp_fifo_compare",
         "batch_id_gen",
+        "viewport_swizzle",
     ];
     for c in registry::formal_checks() {
         assert!(

@@ -1,5 +1,6 @@
 //! Formal proofs of the units' invariants (`ppu formal`, `synth/FORMAL.md`): Yosys
-//! (`read_verilog -formal`, `prep`, `write_smt2`) and `yosys-smtbmc` with Z3.
+//! (`read_verilog -formal`, `prep`, `write_smt2`) and `yosys-smtbmc` with Z3, or cvc5 for a
+//! check that names it ([`Solver`]).
 //!
 //! Each unit's properties live in `synth/formal/<unit>_props.sv`, a wrapper that instantiates
 //! the exported module and states assumptions on its inputs (the valid/ready rules) and
@@ -46,6 +47,28 @@ impl Mode {
     }
 }
 
+/// The SMT solver `yosys-smtbmc` drives (`-s <name>`) for every property of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Solver {
+    /// Z3, the default.
+    Z3,
+    /// cvc5 (Debian's `cvc5`, 1.0.3). Z3 4.8.12 never returns on some models that cvc5 solves
+    /// in under a second (`viewport_swizzle`: Z3 sits in step 0's assumptions, flat or
+    /// hierarchical). Debian's Boolector (1.5.118, 2012) cannot be driven by `yosys-smtbmc`: it
+    /// rejects the first command, `set-option`.
+    Cvc5,
+}
+
+impl Solver {
+    /// The name `yosys-smtbmc -s` takes, and the executable on PATH.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::Z3 => "z3",
+            Solver::Cvc5 => "cvc5",
+        }
+    }
+}
+
 /// A deliberately broken copy of the unit: `find` (a regular expression that must match the
 /// exported Verilog exactly once) replaced by `replace`.
 #[derive(Debug, Clone)]
@@ -83,6 +106,8 @@ pub struct FormalCheck {
     /// some hierarchical models (`batch_id_gen`: even `(assert false)` hangs while Z3 expands the
     /// hierarchy's define-funs); a flat model is the same logic.
     pub flatten: bool,
+    /// The solver for every property of this check (and its mutants).
+    pub solver: Solver,
     pub properties: Vec<Property>,
 }
 
@@ -94,6 +119,7 @@ pub struct FormalResult {
     pub property: String,
     pub claim: String,
     pub mode: Mode,
+    pub solver: Solver,
     pub passed: bool,
     /// What failed, when it did.
     pub detail: String,
@@ -108,12 +134,12 @@ pub fn props_dir() -> PathBuf {
     crate::work_root().join("synth").join("formal")
 }
 
-/// The tools: `yosys` and `yosys-smtbmc` on PATH, and `z3`.
+/// The tools: `yosys` and `yosys-smtbmc` on PATH, and the solvers `z3` and `cvc5`.
 pub fn tools_available() -> Result<(), String> {
-    for t in ["yosys", "yosys-smtbmc", "z3"] {
+    for t in ["yosys", "yosys-smtbmc", "z3", "cvc5"] {
         if super::find(t).is_none() {
             return Err(format!(
-                "`ppu formal` needs {} on PATH (`apt-get install yosys z3`)",
+                "`ppu formal` needs {} on PATH (`apt-get install yosys z3 cvc5`)",
                 t
             ));
         }
@@ -168,14 +194,17 @@ fn run_property(
     let dir = scratch_dir(&format!("formal-{}", tag)).map_err(|e| e.to_string())?;
     let model = build_model(check, verilog, props, p, &dir, false)?;
     let depth = p.mode.depth();
-    let base = smtbmc(&model, depth, false, &dir.join("base.vcd"))?;
+    let solver = check.solver;
+    let base = smtbmc(solver, &model, depth, false, &dir.join("base.vcd"))?;
     let (passed, detail) = match (&base, p.mode) {
         (Smt::Failed { step, .. }, _) => (false, format!("base case fails at step {}", step)),
         (Smt::Passed, Mode::Bmc { .. }) => (true, String::new()),
-        (Smt::Passed, Mode::Prove { k }) => match smtbmc(&model, k, true, &dir.join("step.vcd"))? {
-            Smt::Passed => (true, String::new()),
-            Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
-        },
+        (Smt::Passed, Mode::Prove { k }) => {
+            match smtbmc(solver, &model, k, true, &dir.join("step.vcd"))? {
+                Smt::Passed => (true, String::new()),
+                Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
+            }
+        }
     };
     let seconds = t0.elapsed().as_secs_f64();
     // The mutant: BMC without helper invariants must find a counterexample.
@@ -184,7 +213,7 @@ fn run_property(
     std::fs::create_dir_all(&mdir).map_err(|e| e.to_string())?;
     let mmodel = build_model(check, &mutated, props, p, &mdir, true)?;
     let cex = mdir.join("cex.vcd");
-    let mutant_caught = match smtbmc(&mmodel, depth, false, &cex)? {
+    let mutant_caught = match smtbmc(solver, &mmodel, depth, false, &cex)? {
         Smt::Failed { step } if cex.is_file() => {
             let keep = crate::work_root().join("target").join("formal").join("cex");
             std::fs::create_dir_all(&keep).map_err(|e| e.to_string())?;
@@ -203,6 +232,7 @@ fn run_property(
         property: p.name.to_string(),
         claim: p.claim.to_string(),
         mode: p.mode,
+        solver,
         passed,
         detail,
         seconds,
@@ -371,9 +401,15 @@ enum Smt {
     Failed { step: u32 },
 }
 
-fn smtbmc(model: &Path, depth: u32, induction: bool, vcd: &Path) -> Result<Smt, String> {
+fn smtbmc(
+    solver: Solver,
+    model: &Path,
+    depth: u32,
+    induction: bool,
+    vcd: &Path,
+) -> Result<Smt, String> {
     let mut cmd = Command::new("yosys-smtbmc");
-    cmd.args(["-s", "z3", "--presat"]);
+    cmd.args(["-s", solver.name(), "--presat"]);
     if induction {
         cmd.arg("-i");
     }
@@ -415,7 +451,10 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
                 },
                 r.property,
                 r.claim,
-                r.mode.label(),
+                match r.solver {
+                    Solver::Z3 => r.mode.label(),
+                    s => format!("{}, {}", r.mode.label(), s.name()),
+                },
                 if r.passed {
                     "PASS".to_string()
                 } else {
@@ -434,7 +473,7 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
 
 /// The header of `synth/FORMAL.md`.
 pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
-Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`). \
+Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so). \
 Each unit's properties are in `synth/formal/<unit>_props.sv`, a wrapper around the exported \
 module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \

@@ -5,6 +5,7 @@
 //! the PA-9 experiment (`ppu bench primitive-attributes`).
 pub mod apps;
 pub mod bench;
+pub mod formal;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -21,7 +22,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
-        formal: Vec::new,
+        formal: formal::checks,
     }
 }
 

@@ -3,7 +3,7 @@
 //! against their `TREE_STAGES` delay.
 use super::tb::{RefCommandTree, RefRollupTree, REF_CHAINS, REF_STAGES};
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::status::status_fsm::StatusFsm;
 
 fn status_fsm() -> FormalCheck {
@@ -16,6 +16,7 @@ fn status_fsm() -> FormalCheck {
         verilog: Box::new(|| verilog_of(StatusFsm::default(), "status_fsm")),
         defines: vec![],
         flatten: false,
+        solver: Solver::Z3,
         properties: vec![
             Property {
                 name: "LEGAL",
@@ -77,6 +78,7 @@ fn rollup_tree() -> FormalCheck {
         verilog: Box::new(|| verilog_of(RefRollupTree::new(&REF_CHAINS), "rollup_tree")),
         defines,
         flatten: false,
+        solver: Solver::Z3,
         properties: vec![
             Property {
                 name: "DELAY",
@@ -112,6 +114,7 @@ fn command_tree() -> FormalCheck {
         verilog: Box::new(|| verilog_of(RefCommandTree::default(), "command_tree")),
         defines: vec![("S".to_string(), REF_STAGES.to_string())],
         flatten: false,
+        solver: Solver::Z3,
         properties: vec![Property {
             name: "DELAY",
             claim: "every unit sees the broadcast command OR its own line exactly TREE_STAGES cycles later, all in the same cycle; nothing in flight after a reset",

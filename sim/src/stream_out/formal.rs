@@ -2,7 +2,7 @@
 //! `ppu formal`): the batch-ID generator at its smallest legal window (2 slots). At the
 //! exported window (16) the base case alone ran past 10 minutes, so it is not checked here.
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
 
 /// `BatchIdGen` at WINDOW = `W` (2, the smallest legal window: the slot logic is one loop over
@@ -16,6 +16,7 @@ fn batch_id_gen<const W: usize, const WB: usize>() -> FormalCheck {
         defines: vec![("W".into(), W.to_string()), ("WB".into(), WB.to_string())],
         // Hierarchical, Z3 does not finish even the first step's assumptions.
         flatten: true,
+        solver: Solver::Z3,
         properties: vec![
             Property {
                 name: "CONSECUTIVE",

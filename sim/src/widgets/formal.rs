@@ -2,7 +2,7 @@
 //! `ppu formal`): the FIFO at depths 1, 2, 3, 6 and 8 (powers of two and not).
 use super::rr_arbiter::RefArbiter;
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::widgets::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;
 
@@ -72,6 +72,7 @@ fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
             ("PW".into(), PW.to_string()),
         ],
         flatten: false,
+        solver: Solver::Z3,
         properties: fifo_properties(D as u32),
     }
 }
@@ -84,6 +85,7 @@ fn arbiter() -> FormalCheck {
         verilog: Box::new(|| verilog_of(RefArbiter::default(), "rr_arbiter")),
         defines: vec![],
         flatten: false,
+        solver: Solver::Z3,
         properties: vec![
             Property {
                 name: "ONE_GRANT",

@@ -3,7 +3,7 @@
 //! the exported `IDX_BITS` = 8 and every legal ring size (`ring_entries` is a free constant).
 use super::tb::RefGpFifo;
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property};
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
 
 /// The ring's properties, the same for both forms (the props file defines the form's wrap).
@@ -49,6 +49,7 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
         verilog: Box::new(move || verilog_of(RefGpFifo::with_form(form), unit)),
         defines,
         flatten: false,
+        solver: Solver::Z3,
         properties: ring_properties(),
     }
 }

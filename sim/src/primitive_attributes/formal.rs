@@ -1,0 +1,53 @@
+//! Formal properties of the primitive-attribute units (`synth/formal/<unit>_props.sv`, run by
+//! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code.
+use crate::eda::export::verilog_of;
+use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
+use ppu_hdl::primitive_attributes::viewport_swizzle::ViewportSwizzle;
+
+/// `ViewportSwizzle` at its only parameters: stage 1 (vertex and code) to the output register.
+fn viewport_swizzle() -> FormalCheck {
+    // k = 5: the output register is loaded from stage 1 in one cycle, so any k >= 2 is
+    // inductive (the props' copies of stage 1 are free in the step's first cycle); 5 lets the
+    // mutants' BMC write a code after the reset (step 1; the reset loads the identity, all
+    // fields even) and swizzle a vertex with it (table at 2, stage 1 at 3, output at 4).
+    let prove = Mode::Prove { k: 5 };
+    FormalCheck {
+        unit: "viewport_swizzle",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(ViewportSwizzle::default(), "viewport_swizzle")),
+        defines: vec![],
+        flatten: true,
+        // Z3 4.8.12 never leaves step 0's assumptions on this model (flat or not); cvc5 takes
+        // seconds.
+        solver: Solver::Cvc5,
+        properties: vec![
+            Property {
+                name: "SELECT",
+                claim: "every output component is the input component its 3-bit field names, sign bit flipped when the field is odd, for every code (PA-5)",
+                mode: prove,
+                why: "the output register is a function of stage 1 one cycle earlier",
+                mutant: Mutant {
+                    what: "the x field's sign flip dropped (-x, -y, -z, -w give +)",
+                    find: r"(module viewport_swizzle\$pick_x\((?s:.)*?)value = source \^ sign_bit;",
+                    replace: "${1}value = source;",
+                },
+            },
+            Property {
+                name: "BIJECTION",
+                claim: "for a code whose four fields name four different components (any signs) the swizzle is one-to-one: the inverse recovers the vertex bit for bit (codes naming a component twice are legal in PA-5 and not one-to-one)",
+                mode: prove,
+                why: "the output register is a function of stage 1 one cycle earlier",
+                mutant: Mutant {
+                    what: "output y selected by the x field (bits 2:0 instead of 5:3)",
+                    find: r"pick_y\$field = s1_code\$q\[3\+:3\];",
+                    replace: "pick_y$$field = s1_code$$q[0+:3];",
+                },
+            },
+        ],
+    }
+}
+
+/// The primitive-attribute mechanism's formal checks.
+pub fn checks() -> Vec<FormalCheck> {
+    vec![viewport_swizzle()]
+}
