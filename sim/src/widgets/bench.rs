@@ -170,8 +170,9 @@ Profile: `RAYON_NUM_THREADS=1 perf record -g target/release/ppu bench stream-out
   low clock settles together with the next cycle's inputs: per cycle one settle (at least two
   `update_all` passes over the whole design: the clock's change, then the pass that finds nothing
   else changed) fewer. This bench's harness row (1 M cycles, release build): 1.88 M -> 2.58 M
-  cycles/s, from 1/11 to 1/8 of Verilator; every trace, co-simulation and engine comparison
-  unchanged (`cargo test`).
+  cycles/s, from 1/11 to 1/8 of Verilator; the 16-SO-unit stream-out system (the speed section of
+  `ppu bench stream-out`): 1.71 k -> 2.18 k cycles/s; every trace, co-simulation and engine
+  comparison unchanged (`cargo test`).
 ";
 
 /// Verilator's run of `cycles` cycles: (seconds, cycles/s), after checking it moved `words`
