@@ -82,6 +82,11 @@ fn pa5_swizzle_selects_and_negates_each_field_and_a_permutation_code_is_one_to_o
 }
 
 #[test]
+fn pa2_pa3_multicast_emits_each_set_bit_once_in_ascending_order_and_its_mutant_fails() {
+    prove(|c| c.unit == "viewport_multicast");
+}
+
+#[test]
 fn every_unit_with_properties_is_in_a_test_above() {
     let covered = [
         "stream_fifo",
@@ -93,6 +98,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "gp_fifo_compare",
         "batch_id_gen",
         "viewport_swizzle",
+        "viewport_multicast",
     ];
     for c in registry::formal_checks() {
         assert!(

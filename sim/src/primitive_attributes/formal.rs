@@ -1,7 +1,9 @@
 //! Formal properties of the primitive-attribute units (`synth/formal/<unit>_props.sv`, run by
-//! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code.
+//! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code, and the viewport
+//! multicast's beat order against PA-2 and PA-3.
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
+use ppu_hdl::primitive_attributes::viewport_multicast::ViewportMulticast;
 use ppu_hdl::primitive_attributes::viewport_swizzle::ViewportSwizzle;
 
 /// `ViewportSwizzle` at its only parameters: stage 1 (vertex and code) to the output register.
@@ -47,7 +49,35 @@ fn viewport_swizzle() -> FormalCheck {
     }
 }
 
+/// `ViewportMulticast`: one tracked primitive, from its acceptance to its last beat.
+fn viewport_multicast() -> FormalCheck {
+    // k = 5: the tracked primitive is in the pending register or the current one, and the
+    // helper invariants tie both to the props' remaining mask, so a short k is inductive; the
+    // mutants' BMC needs a primitive accepted after the reset (step 1), pending (2), its first
+    // beat on offer (3) and its second (4).
+    let prove = Mode::Prove { k: 5 };
+    FormalCheck {
+        unit: "viewport_multicast",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(ViewportMulticast::default(), "viewport_multicast")),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Cvc5,
+        properties: vec![Property {
+            name: "ORDER",
+            claim: "a tracked primitive with mask M leaves as exactly one beat per set bit of M, in ascending viewport order, each carrying its primitive ID, the first flagged first and the one that empties M flagged last, and nothing of it after; M = 0 leaves as one kill beat (PA-2, PA-3)",
+            mode: prove,
+            why: "the tracked primitive is in the pending or the current register, tied to the props' remaining mask by helper invariants",
+            mutant: Mutant {
+                what: "the mask after the beat on offer not cleared of the next beat's bit (a viewport repeats, last never flagged)",
+                find: r"(module viewport_multicast\$lowest_rest\((?s:.)*?)rest = mask & \(mask - 16'h1\);",
+                replace: "${1}rest = mask;",
+            },
+        }],
+    }
+}
+
 /// The primitive-attribute mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
-    vec![viewport_swizzle()]
+    vec![viewport_swizzle(), viewport_multicast()]
 }
