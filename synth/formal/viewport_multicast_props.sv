@@ -1,8 +1,8 @@
-// Formal properties of `viewport_multicast` (ViewportMulticast; requirements PA-2, PA-3), run by
+// Formal properties of `viewport_multicast` (ViewportMulticast; requirements PA-2, PA-3, PA-4 strict order), run by
 // `ppu formal viewport_multicast`. One accepted primitive is tracked (the free input `track`
 // picks it): the wrapper keeps the mask bits it has still to emit and the number of primitives
 // ahead of it (accepted earlier, last beat not yet taken). Solved with cvc5; flattened.
-// observe: cur_valid$q cur_kill$q cur_viewport$q cur_rest$q cur_rest_empty$q cur_first$q cur_prim$q pend_valid$q pend_kill$q pend_viewport$q pend_rest$q pend_rest_empty$q pend_prim$q
+// observe: cur_valid$q cur_kill$q cur_viewport$q cur_rest$q cur_rest_empty$q cur_first$q cur_prim$q cur_layer$q cur_instance$q pend_valid$q pend_kill$q pend_viewport$q pend_rest$q pend_rest_empty$q pend_prim$q pend_layer$q pend_instance$q
 module viewport_multicast_props(
     input wire clock,
     input wire reset,
@@ -43,6 +43,8 @@ module viewport_multicast_props(
     reg trk = 1'b0;
     reg [15:0] rem = 16'd0;
     reg [31:0] prim = 32'd0;
+    reg [31:0] layer = 32'd0;
+    reg [31:0] inst = 32'd0;
     reg first = 1'b0;
     reg [1:0] ahead = 2'd0;
     // The beat on offer is the tracked primitive's.
@@ -65,6 +67,8 @@ module viewport_multicast_props(
                 trk <= 1'b1;
                 rem <= in_mask;
                 prim <= in_prim;
+                layer <= in_layer;
+                inst <= in_instance;
                 first <= 1'b1;
                 ahead <= n - done;
             end
@@ -85,6 +89,7 @@ module viewport_multicast_props(
         if (trk && ahead == 2'd1) assert(obs_cur_valid_q && obs_pend_valid_q);
         if (in_cur) begin
             assert(obs_cur_prim_q == prim);
+            assert(obs_cur_layer_q == layer && obs_cur_instance_q == inst);
             assert(obs_cur_first_q == first);
             assert(obs_cur_kill_q == (rem == 16'd0));
             assert(obs_cur_rest_empty_q == (obs_cur_rest_q == 16'd0));
@@ -98,6 +103,7 @@ module viewport_multicast_props(
             assert(obs_pend_valid_q);
             assert(first);
             assert(obs_pend_prim_q == prim);
+            assert(obs_pend_layer_q == layer && obs_pend_instance_q == inst);
             assert(obs_pend_kill_q == (rem == 16'd0));
             assert(obs_pend_rest_empty_q == (obs_pend_rest_q == 16'd0));
             if (rem == 16'd0) assert(obs_pend_viewport_q == 4'd0 && obs_pend_rest_q == 16'd0);
@@ -110,7 +116,7 @@ module viewport_multicast_props(
 `endif
 
 `ifdef P_ORDER
-    // PA-2, PA-3: every beat on offer while the tracked primitive is at the front is its own
+    // PA-2, PA-4 (strict order): every beat on offer while the tracked primitive is at the front is its own
     // (its primitive ID), and names the lowest viewport of the mask bits it has still to emit;
     // taking it clears that bit, and the beat is flagged last exactly when no bit is left, after
     // which the next beat belongs to the next primitive. Its first beat is flagged first. A
@@ -125,6 +131,17 @@ module viewport_multicast_props(
             assert((rem & (out_bit - 16'd1)) == 16'd0);
             assert(out_last == ((rem & ~out_bit) == 16'd0));
         end
+    end
+`endif
+
+`ifdef P_LAYER
+    // PA-3: every beat of the tracked primitive carries its instance, and its layer is the
+    // primitive's plus the beat's viewport (mod 2^32) when the layer offset is on, the
+    // primitive's otherwise; a kill beat's layer is the primitive's.
+    always @(*) if (past_valid && !reset && mine && out_valid) begin
+        assert(out_instance == inst);
+        if (layer_offset && rem != 16'd0) assert(out_layer == layer + {28'd0, out_viewport});
+        else assert(out_layer == layer);
     end
 `endif
 endmodule

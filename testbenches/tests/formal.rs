@@ -82,7 +82,8 @@ fn pa5_swizzle_selects_and_negates_each_field_and_a_permutation_code_is_one_to_o
 }
 
 #[test]
-fn pa2_pa3_multicast_emits_each_set_bit_once_in_ascending_order_and_its_mutant_fails() {
+fn pa2_pa3_pa4_multicast_emits_each_set_bit_once_in_ascending_order_at_its_layer_and_the_mutants_fail(
+) {
     prove(|c| c.unit == "viewport_multicast");
 }
 

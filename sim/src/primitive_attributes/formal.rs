@@ -1,6 +1,6 @@
 //! Formal properties of the primitive-attribute units (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code, and the viewport
-//! multicast's beat order against PA-2 and PA-3.
+//! multicast's beat order and layers against PA-2, PA-3 and PA-4 (strict order).
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::primitive_attributes::viewport_multicast::ViewportMulticast;
@@ -63,17 +63,30 @@ fn viewport_multicast() -> FormalCheck {
         defines: vec![],
         flatten: true,
         solver: Solver::Cvc5,
-        properties: vec![Property {
-            name: "ORDER",
-            claim: "a tracked primitive with mask M leaves as exactly one beat per set bit of M, in ascending viewport order, each carrying its primitive ID, the first flagged first and the one that empties M flagged last, and nothing of it after; M = 0 leaves as one kill beat (PA-2, PA-3)",
-            mode: prove,
-            why: "the tracked primitive is in the pending or the current register, tied to the props' remaining mask by helper invariants",
-            mutant: Mutant {
-                what: "the mask after the beat on offer not cleared of the next beat's bit (a viewport repeats, last never flagged)",
-                find: r"(module viewport_multicast\$lowest_rest\((?s:.)*?)rest = mask & \(mask - 16'h1\);",
-                replace: "${1}rest = mask;",
+        properties: vec![
+            Property {
+                name: "ORDER",
+                claim: "a tracked primitive with mask M leaves as exactly one beat per set bit of M, in ascending viewport order, each carrying its primitive ID, the first flagged first and the one that empties M flagged last, and nothing of it after; M = 0 leaves as one kill beat (PA-2, PA-4 strict order)",
+                mode: prove,
+                why: "the tracked primitive is in the pending or the current register, tied to the props' remaining mask by helper invariants",
+                mutant: Mutant {
+                    what: "the mask after the beat on offer not cleared of the next beat's bit (a viewport repeats, last never flagged)",
+                    find: r"(module viewport_multicast\$lowest_rest\((?s:.)*?)rest = mask & \(mask - 16'h1\);",
+                    replace: "${1}rest = mask;",
+                },
             },
-        }],
+            Property {
+                name: "LAYER",
+                claim: "every beat of a tracked primitive carries its instance, and its layer is the primitive's plus the beat's viewport (mod 2^32) with the layer offset on, the primitive's otherwise and on a kill beat (PA-3)",
+                mode: prove,
+                why: "the tracked primitive is in the pending or the current register, tied to the props' layer and instance by helper invariants",
+                mutant: Mutant {
+                    what: "the layer offset never added (every beat at the primitive's layer)",
+                    find: r"out_layer = cur_layer\$q \+ \{\{28\{1'b0\}\}, cur_viewport\$q\};",
+                    replace: "out_layer = cur_layer$$q;",
+                },
+            },
+        ],
     }
 }
 
