@@ -290,18 +290,7 @@ fn instantiate_timed<B: Block>(
     let verilator = verilator_path()?;
     let verilog = export(uut, top);
     let wrapper = wrapper(top, map);
-    let version = verilator_version(&verilator)?;
-    let mut h = Sha256::new();
-    for part in [&verilog, &wrapper, SHIM, &version] {
-        h.update(part.as_bytes());
-        h.update([0u8]);
-    }
-    let hash: String = h
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{:02x}", b))
-        .collect();
+    let hash = cache_key(&verilator, &[&verilog, &wrapper, SHIM])?;
     let mut libs = loaded().lock().map_err(|e| e.to_string())?;
     let lib = match libs.get(&hash) {
         Some(l) => l.clone(),
@@ -333,6 +322,22 @@ fn instantiate_timed<B: Block>(
         ));
     }
     Ok((Model::new(lib.clone()), lib))
+}
+
+/// The name of a cached Verilator build: the first 8 bytes (hex) of the SHA-256 of `parts` and
+/// of the Verilator version, so a build is reused until any of them changes.
+pub fn cache_key(verilator: &Path, parts: &[&str]) -> Result<String, String> {
+    let version = verilator_version(verilator)?;
+    let mut h = Sha256::new();
+    for part in parts.iter().chain([&version.as_str()]) {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    Ok(h.finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{:02x}", b))
+        .collect())
 }
 
 fn verilator_version(verilator: &Path) -> Result<String, String> {

@@ -6,7 +6,6 @@
 use super::stream_fifo::RefFifo;
 use crate::eda::{self, export};
 use crate::scenario::RunError;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -58,18 +57,7 @@ int main(int argc, char** argv) {
 /// Verilog, the driver and the Verilator version stay the same.
 pub fn build(verilator: &Path) -> Result<PathBuf, String> {
     let verilog = export::verilog_of(RefFifo::default(), "stream_fifo");
-    let version = eda::run_ok(Command::new(verilator).arg("--version"))?;
-    let mut h = Sha256::new();
-    for part in [verilog.as_bytes(), DRIVER.as_bytes(), &version.stdout] {
-        h.update(part);
-        h.update([0u8]);
-    }
-    let hash: String = h
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{:02x}", b))
-        .collect();
+    let hash = crate::verilator::model::cache_key(verilator, &[&verilog, DRIVER])?;
     // Built once per Verilog, driver and Verilator version, like the engine's models.
     let cached = crate::work_root()
         .join("target")
