@@ -36,7 +36,10 @@
 //! command), `watchdog_limit` (32), `ring_base[2]` (32); per channel `chan_empty`,
 //! `chan_gp_get`, `chan_idle` in and `chan_advance`, `stopped` out; memory read port
 //! `mem_rd_en`/`mem_rd_addr` with `mem_rd_data` one cycle later; semaphores `sem_rd_sem` with
-//! `sem_rd_value` one cycle later, `sem_wr_en`/`sem_wr_sem`/`sem_wr_value`; kernel launch
+//! `sem_rd_value` two cycles later (the value after the writes of the cycle in between, as
+//! [`super::semaphore_memory::SemaphoreMemory`] answers; `sem_rd_sem` shows the command's
+//! semaphore from DECODE on, so the value arriving in ACQ_READ + 1 is the semaphore after
+//! ACQ_READ's writes), `sem_wr_en`/`sem_wr_sem`/`sem_wr_value`; kernel launch
 //! channel `launch_*`; events for the trace: `channel` (served now), `exec_valid` with
 //! `exec_entry`/`exec_opcode` (a command starts), `acquire_wait`, `acquire_done` with
 //! `acquire_sem`, `error`, `watchdog`; `violation` (internal: the acquire checker saw a
@@ -117,6 +120,16 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     pub watchdog_channel: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     state: DFF<Bits<5>>,
+    /// The state is ENTRY_ADDRESS, ENTRY_WORD0, HEADER_FETCH, PAYLOAD_FETCH (one-hot copies
+    /// of `state` for the memory read port).
+    read_entry: DFF<Bit>,
+    read_entry_next: DFF<Bit>,
+    read_header: DFF<Bit>,
+    read_payload: DFF<Bit>,
+    /// The state after this cycle.
+    next_state: Signal<Local, Bits<5>>,
+    /// PICK starts the served channel's next entry or command.
+    pick_go: Signal<Local, Bit>,
     /// The channel being served.
     current_channel: DFF<Bit>,
     /// Per channel: where its block continues, and its acquire and error state.
@@ -256,6 +269,12 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             watchdog_channel: Default::default(),
             violation: Default::default(),
             state: Default::default(),
+            read_entry: Default::default(),
+            read_entry_next: Default::default(),
+            read_header: Default::default(),
+            read_payload: Default::default(),
+            next_state: Default::default(),
+            pick_go: Default::default(),
             current_channel: Default::default(),
             chan_cmd_addr: Default::default(),
             chan_cmd_addr_next: Default::default(),
@@ -345,6 +364,10 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             self,
             clock,
             state,
+            read_entry,
+            read_entry_next,
+            read_header,
+            read_payload,
             current_channel,
             entry_word0,
             cmd_header,
@@ -368,8 +391,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.exec_pulse.d.next = false;
         self.error_pulse.d.next = false;
         self.entry_malformed_reg.d.next = false;
-        self.mem_rd_en.next = false;
         self.sem_wr_en.next = false;
+        self.next_state.next = self.state.q.val();
         self.launch_valid.next = false;
         self.acquire_wait.next = false;
         self.acquire_done.next = false;
@@ -436,7 +459,6 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 }
             }
         }
-        self.mem_rd_addr.next = self.cur_cmd_addr.val();
         self.watchdog_last.d.next = self.watchdog_limit.val() - bits::<32>(1);
         // The entry (WQ-9): word address from GET / GET_HI, length in words.
         self.entry_addr.next = self.cur_ring_base.val()
@@ -478,7 +500,9 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         {
             self.cmd_malformed.next = true;
         }
-        // The acquire check reads the semaphore one cycle after `sem_rd_sem`.
+        // The acquire check reads the semaphore after ACQ_READ's writes: the read issued in the
+        // cycle before ACQ_READ (the address is the command's from DECODE on), answered in
+        // ACQ_READ + 1 and registered here.
         self.check.cond.next = self.cmd_cond.q.val();
         self.sem_value_reg.d.next = self.sem_rd_value.val();
         self.check.sem_value.next = self.sem_value_reg.q.val();
@@ -489,32 +513,26 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 // GP_GET moves at the end of this cycle: decide once it has.
             } else if self.cur_runnable.val() {
                 if self.cur_in_block.val() {
-                    self.state.d.next = self.state_header_fetch.val();
+                    self.next_state.next = self.state_header_fetch.val();
                 } else {
-                    self.state.d.next = self.state_entry_address.val();
+                    self.next_state.next = self.state_entry_address.val();
                 }
             }
         } else if self.state.q.val() == self.state_entry_address.val() {
-            self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.entry_addr_reg.q.val();
-            self.state.d.next = self.state_entry_word0.val();
+            self.next_state.next = self.state_entry_word0.val();
         } else if self.state.q.val() == self.state_entry_word0.val() {
             self.entry_word0.d.next = self.mem_rd_data.val();
-            self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.entry_addr_next.q.val();
-            self.state.d.next = self.state_entry_word1.val();
+            self.next_state.next = self.state_entry_word1.val();
         } else if self.state.q.val() == self.state_entry_word1.val() {
             // Checked as the word arrives, acted on in HEADER_FETCH (from a register).
             self.entry_malformed_reg.d.next = self.entry_malformed.val();
-            self.state.d.next = self.state_header_fetch.val();
+            self.next_state.next = self.state_header_fetch.val();
         } else if self.state.q.val() == self.state_header_fetch.val() {
             if self.entry_malformed_reg.q.val() {
                 self.error_pulse.d.next = true;
-                self.state.d.next = self.state_pick.val();
+                self.next_state.next = self.state_pick.val();
             } else {
-                self.mem_rd_en.next = true;
-                self.mem_rd_addr.next = self.cur_cmd_addr.val();
-                self.state.d.next = self.state_payload_fetch.val();
+                self.next_state.next = self.state_payload_fetch.val();
             }
         } else if self.state.q.val() == self.state_payload_fetch.val() {
             self.cmd_header.d.next = self.mem_rd_data.val();
@@ -529,76 +547,74 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 self.cmd_sem.d.next = self.header_index.val().get_bits::<SEM_BITS>(0);
             }
             self.cmd_malformed_reg.d.next = self.cmd_malformed.val();
-            self.mem_rd_en.next = true;
-            self.mem_rd_addr.next = self.cur_cmd_addr_next.val();
-            self.state.d.next = self.state_decode.val();
+            self.next_state.next = self.state_decode.val();
         } else if self.state.q.val() == self.state_decode.val() {
             self.cmd_payload.d.next = self.mem_rd_data.val();
             self.exec_cycles.d.next = bits::<8>(1);
             if self.cmd_malformed_reg.q.val() {
                 self.error_pulse.d.next = true;
-                self.state.d.next = self.state_pick.val();
+                self.next_state.next = self.state_pick.val();
             } else if self.cur_pending.val() {
-                self.state.d.next = self.state_acq_read.val();
+                self.next_state.next = self.state_acq_read.val();
             } else {
                 self.exec_pulse.d.next = true;
-                self.state.d.next = self.state_executing.val();
+                self.next_state.next = self.state_executing.val();
             }
         } else if self.state.q.val() == self.state_executing.val() {
             self.exec_cycles.d.next = self.exec_cycles.q.val() + bits::<8>(1);
             if self.exec_cycles.q.val() >= self.cmd_cycles.val() {
                 if self.cmd_opcode.q.val() == self.op_launch.val().get_bits::<4>(0) {
-                    self.state.d.next = self.state_launch.val();
+                    self.next_state.next = self.state_launch.val();
                 } else if self.cmd_opcode.q.val() == self.op_wfi.val().get_bits::<4>(0) {
-                    self.state.d.next = self.state_wfi.val();
+                    self.next_state.next = self.state_wfi.val();
                 } else if self.cmd_opcode.q.val() == self.op_release.val().get_bits::<4>(0) {
-                    self.state.d.next = self.state_release.val();
+                    self.next_state.next = self.state_release.val();
                 } else {
-                    self.state.d.next = self.state_acq_read.val();
+                    self.next_state.next = self.state_acq_read.val();
                 }
             }
         } else if self.state.q.val() == self.state_launch.val() {
             self.launch_valid.next = true;
             if self.launch_ready.val() {
-                self.state.d.next = self.state_next.val();
+                self.next_state.next = self.state_next.val();
             }
         } else if self.state.q.val() == self.state_wfi.val() {
             if self.cur_idle.val() {
-                self.state.d.next = self.state_next.val();
+                self.next_state.next = self.state_next.val();
             }
         } else if self.state.q.val() == self.state_release.val() {
             if !self.cmd_release_wfi.q.val() | self.cur_idle.val() {
                 self.sem_wr_en.next = true;
-                self.state.d.next = self.state_next.val();
+                self.next_state.next = self.state_next.val();
             }
         } else if self.state.q.val() == self.state_acq_read.val() {
-            self.state.d.next = self.state_acq_compare.val();
+            self.next_state.next = self.state_acq_compare.val();
         } else if self.state.q.val() == self.state_acq_compare.val() {
-            self.state.d.next = self.state_acq_compare2.val();
+            self.next_state.next = self.state_acq_compare2.val();
         } else if self.state.q.val() == self.state_acq_compare2.val() {
-            self.state.d.next = self.state_acq_compare3.val();
+            self.next_state.next = self.state_acq_compare3.val();
         } else if self.state.q.val() == self.state_acq_compare3.val() {
-            self.state.d.next = self.state_acq_decide.val();
+            self.next_state.next = self.state_acq_decide.val();
         } else if self.state.q.val() == self.state_acq_decide.val() {
             if self.check.satisfied.val() {
                 self.acquire_done.next = true;
-                self.state.d.next = self.state_next.val();
+                self.next_state.next = self.state_next.val();
             } else {
                 self.acquire_wait.next = !self.cur_pending.val();
                 if self.other_runnable.val() & !self.cur_no_switch.val() {
-                    self.state.d.next = self.state_pick.val();
+                    self.next_state.next = self.state_pick.val();
                 } else {
-                    self.state.d.next = self.state_acq_read.val();
+                    self.next_state.next = self.state_acq_read.val();
                 }
             }
         } else if self.state.q.val() == self.state_next.val() {
             if self.cur_last_cmd.val() {
-                self.state.d.next = self.state_pick.val();
+                self.next_state.next = self.state_pick.val();
             } else {
-                self.state.d.next = self.state_header_fetch.val();
+                self.next_state.next = self.state_header_fetch.val();
             }
         } else {
-            self.state.d.next = self.state_pick.val();
+            self.next_state.next = self.state_pick.val();
         }
         // The channel switch (PICK with nothing to do here, or a blocked acquire in
         // ACQ_DECIDE), decided apart from the state chain so its enable stays shallow.
@@ -687,17 +703,56 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         // The decoder admits only conditions 0..4: the checker must agree.
         self.violation.next =
             (self.state.q.val() == self.state_acq_decide.val()) & !self.check.cond_legal.val();
+        // The memory read port from registers: which of the four fetch steps comes next is
+        // registered beside the state (one-hot), so the address is an AND-OR of registers
+        // and `mem_rd_en` an OR, with no state decode in front of them.
+        self.mem_rd_en.next = self.read_entry.q.val()
+            | self.read_entry_next.q.val()
+            | (self.read_header.q.val() & !self.entry_malformed_reg.q.val())
+            | self.read_payload.q.val();
+        self.mem_rd_addr.next = bits::<32>(0);
+        if self.read_entry.q.val() {
+            self.mem_rd_addr.next = self.mem_rd_addr.val() | self.entry_addr_reg.q.val();
+        }
+        if self.read_entry_next.q.val() {
+            self.mem_rd_addr.next = self.mem_rd_addr.val() | self.entry_addr_next.q.val();
+        }
+        if self.read_header.q.val() {
+            self.mem_rd_addr.next = self.mem_rd_addr.val() | self.cur_cmd_addr.val();
+        }
+        if self.read_payload.q.val() {
+            self.mem_rd_addr.next = self.mem_rd_addr.val() | self.cur_cmd_addr_next.val();
+        }
         if self.reset.val() {
-            self.state.d.next = self.state_pick.val();
+            self.mem_rd_en.next = false;
+            self.next_state.next = self.state_pick.val();
             self.current_channel.d.next = false;
             self.exec_pulse.d.next = false;
             self.error_pulse.d.next = false;
-            self.mem_rd_en.next = false;
             self.sem_wr_en.next = false;
             self.launch_valid.next = false;
             self.acquire_wait.next = false;
             self.acquire_done.next = false;
             self.watchdog.next = false;
         }
+        self.state.d.next = self.next_state.val();
+        // The one-hot copies, from the transitions into the four states (the same conditions
+        // as the state chain above, without its priority): ENTRY_ADDRESS and HEADER_FETCH
+        // from PICK, ENTRY_WORD0 after ENTRY_ADDRESS, HEADER_FETCH after ENTRY_WORD1 and after
+        // NEXT of a command that was not the block's last, PAYLOAD_FETCH after a HEADER_FETCH
+        // whose entry was well formed.
+        self.pick_go.next = (self.state.q.val() == self.state_pick.val())
+            & !self.advance_pulse[0].q.val()
+            & !self.advance_pulse[1].q.val()
+            & self.cur_runnable.val()
+            & !self.reset.val();
+        self.read_entry.d.next = self.pick_go.val() & !self.cur_in_block.val();
+        self.read_entry_next.d.next = self.read_entry.q.val() & !self.reset.val();
+        self.read_header.d.next = (self.pick_go.val() & self.cur_in_block.val())
+            | (((self.state.q.val() == self.state_entry_word1.val())
+                | ((self.state.q.val() == self.state_next.val()) & !self.cur_last_cmd.val()))
+                & !self.reset.val());
+        self.read_payload.d.next =
+            self.read_header.q.val() & !self.entry_malformed_reg.q.val() & !self.reset.val();
     }
 }

@@ -9,14 +9,21 @@
 //! Writes: `host_wr_*` (the host interface executing a release) always wins;
 //! `thread_wr_valid`/`thread_wr_ready` (GPU threads releasing their guard, or the CPU) is a
 //! valid/ready channel whose `thread_wr_ready` is low in a cycle the host writes.
-//! Read: `rd_sem` in cycle t, `rd_value` in cycle t+1, the value after the write of cycle t
-//! when it was to the same semaphore (write-first bypass, so a block RAM's undefined
-//! read-during-write never reaches an acquire).
+//! Read: `rd_sem` in cycle t, `rd_value` in cycle t+2: the semaphore's value after the writes
+//! of cycle t+1 (the freshest value a register can hold then). The block RAM's word read in
+//! cycle t is registered with no logic after the RAM (on ECP5 the `DP16KD`'s own output
+//! register), and a write of cycle t or t+1 to the same semaphore is forwarded instead
+//! (write-first bypass, so a block RAM's undefined read-during-write never reaches an
+//! acquire). A user holding `rd_sem` steady sees in cycle t+1 the value after the writes of
+//! cycle t, as a one-cycle read would give it: the host interface presents the command's
+//! semaphore from its decode on and reads it a cycle later.
 //!
 //! Parameters: `SEM_BITS` (index width; n + 2 <= 2^`SEM_BITS`).
 //! Ports: `clock`, `reset`, `host_wr_en`/`host_wr_sem`/`host_wr_value`, `thread_wr_valid`/
 //! `thread_wr_ready`/`thread_wr_sem`/`thread_wr_value`, `rd_sem`, `rd_value`, `ready`,
 //! `violation` (a host write during the clear sweep: it is lost).
+//! Timing: one write and one read per cycle, read latency 2; `rd_value` comes from a register
+//! through one 2:1 multiplexer (ECP5 row: the block RAM's read data no longer feeds logic).
 use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
@@ -39,10 +46,22 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     /// The clear sweep runs; `clear_index` is the next word it zeroes.
     clearing: DFF<Bit>,
     clear_index: DFF<Bits<SEM_BITS>>,
-    /// Last cycle's read hit last cycle's write: serve the written value.
+    /// Stage 1 (the cycle after the read): the read's semaphore, and whether a write of the
+    /// read's cycle went to it (with the value written).
+    read_sem: DFF<Bits<SEM_BITS>>,
+    bypass_early: DFF<Bit>,
+    bypass_early_value: DFF<Bits<32>>,
+    /// Stage 2 (the answer): the block RAM's word, registered straight from the RAM, and the
+    /// value of the latest write to the semaphore in the two cycles since the read, if any.
+    ram_word: DFF<Bits<32>>,
     bypass: DFF<Bit>,
     bypass_value: DFF<Bits<32>>,
     write_now: Signal<Local, Bit>,
+    hit_clear: Signal<Local, Bit>,
+    hit_host: Signal<Local, Bit>,
+    hit_thread: Signal<Local, Bit>,
+    /// This cycle's write goes to the semaphore read in the cycle before.
+    hit_now: Signal<Local, Bit>,
     write_sem: Signal<Local, Bits<SEM_BITS>>,
     write_value: Signal<Local, Bits<32>>,
     last_index: Constant<Bits<SEM_BITS>>,
@@ -67,9 +86,17 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
             ram: Default::default(),
             clearing: Default::default(),
             clear_index: Default::default(),
+            read_sem: Default::default(),
+            bypass_early: Default::default(),
+            bypass_early_value: Default::default(),
+            ram_word: Default::default(),
             bypass: Default::default(),
             bypass_value: Default::default(),
             write_now: Default::default(),
+            hit_clear: Default::default(),
+            hit_host: Default::default(),
+            hit_thread: Default::default(),
+            hit_now: Default::default(),
             write_sem: Default::default(),
             write_value: Default::default(),
             last_index: Constant::new(bits::<SEM_BITS>((1u64 << SEM_BITS) - 1)),
@@ -80,7 +107,18 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
 impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, clearing, clear_index, bypass, bypass_value);
+        dff_setup!(
+            self,
+            clock,
+            clearing,
+            clear_index,
+            read_sem,
+            bypass_early,
+            bypass_early_value,
+            ram_word,
+            bypass,
+            bypass_value
+        );
         clock!(self, clock, ram);
         self.thread_wr_ready.next = !self.clearing.q.val() & !self.host_wr_en.val();
         self.write_now.next = false;
@@ -105,12 +143,36 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         self.ram.write_address.next = self.write_sem.val();
         self.ram.write_data.next = self.write_value.val();
         self.ram.read_address.next = self.rd_sem.val();
-        self.bypass.d.next = self.write_now.val() & (self.write_sem.val() == self.rd_sem.val());
-        self.bypass_value.d.next = self.write_value.val();
+        // Stage 1: a write in the read's cycle (the RAM's read of it is undefined).
+        self.read_sem.d.next = self.rd_sem.val();
+        self.bypass_early.d.next =
+            self.write_now.val() & (self.write_sem.val() == self.rd_sem.val());
+        self.bypass_early_value.d.next = self.write_value.val();
+        // Stage 2: the RAM's word as it left the RAM; a write in this cycle overrides the
+        // earlier one.
+        self.ram_word.d.next = self.ram.read_data.val();
+        // Each write source is compared with the read's (registered) semaphore on its own, so
+        // the late `host_wr_en` only picks among registered-input compares.
+        self.hit_clear.next = self.clear_index.q.val() == self.read_sem.q.val();
+        self.hit_host.next = self.host_wr_sem.val() == self.read_sem.q.val();
+        self.hit_thread.next = self.thread_wr_sem.val() == self.read_sem.q.val();
+        self.hit_now.next = self.thread_wr_valid.val() & self.hit_thread.val();
+        if self.host_wr_en.val() {
+            self.hit_now.next = self.hit_host.val();
+        }
+        if self.clearing.q.val() {
+            self.hit_now.next = self.hit_clear.val();
+        }
+        self.bypass.d.next = self.bypass_early.q.val();
+        self.bypass_value.d.next = self.bypass_early_value.q.val();
+        if self.hit_now.val() {
+            self.bypass.d.next = true;
+            self.bypass_value.d.next = self.write_value.val();
+        }
         if self.bypass.q.val() {
             self.rd_value.next = self.bypass_value.q.val();
         } else {
-            self.rd_value.next = self.ram.read_data.val();
+            self.rd_value.next = self.ram_word.q.val();
         }
         // Nothing is served during reset and the clear sweep: the block RAM's words are not
         // defined yet (X in Verilog), so the read port shows 0.
@@ -122,6 +184,7 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_index.d.next = bits::<SEM_BITS>(0);
+            self.bypass_early.d.next = false;
             self.bypass.d.next = false;
             self.violation.next = false;
         }

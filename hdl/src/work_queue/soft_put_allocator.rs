@@ -28,10 +28,15 @@
 //! cycle, on the registers soft GP_PUT, lap and free = wrap(shadow - soft): it sees every shadow
 //! update up to the cycle of its request (the registered d of that cycle is added to free in
 //! the compare), so an allocation requested in the cycle of a shadow update is checked against
-//! the updated shadow, and the result of this operation shows one cycle later. Every loop
-//! through the atomic operation is one carry chain: free - count and free + d - count decide
-//! the grant by their sign and are the next free; soft + count and soft + (count - n), the next
-//! soft GP_PUT, chosen by the sign of the second (compare form) or masked with n - 1 (AND form).
+//! the updated shadow, and the result of this operation shows one cycle later. free is kept as
+//! both outcomes of the previous operation (granted or not) with a bit saying which one holds:
+//! free + d - count is computed from each (two carry chains from registers, d = 0 without a
+//! shadow update), its sign decides the grant, and the previous grant picks one of the two
+//! signs, so the loop through the atomic operation is a multiplexer and an AND (both outcomes
+//! of this operation, free + d and free + d - count, are the next pair). soft + count and
+//! soft + (count - n), the next soft GP_PUT, are chosen by the sign of the second (compare
+//! form) or masked with n - 1 (AND form); the lap steps one cycle after a wrap (`lap_step`),
+//! the response reading the lap with that step applied.
 //! Set-up wins over an allocation requested in the same cycle (which is not answered).
 //!
 //! Parameters: `IDX_BITS` (ring index width), `X_BITS` = `IDX_BITS` + 2; the ring size n is the
@@ -82,27 +87,53 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     /// Shadow GP_PUT and n - shadow GP_PUT, updated with the input.
     shadow_gp_put_reg: DFF<Bits<IDX_BITS>>,
     shadow_comp: DFF<Bits<X_BITS>>,
+    /// shadow GP_PUT - n (mod 2^X_BITS): -`shadow_comp`, for the request's need below.
+    shadow_minus_n: DFF<Bits<X_BITS>>,
+    /// The request's need against free: count - d (mod 2^X_BITS; d = 0 without a shadow
+    /// update), so stage 2 decides with one subtraction: free - need >= 0.
+    req_need: DFF<Bits<X_BITS>>,
     /// n - 1 and n + 1, set at reset.
     last_index: DFF<Bits<IDX_BITS>>,
     entries_plus_one: DFF<Bits<X_BITS>>,
     // Stage 2: the atomic operation.
     soft_gp_put_reg: DFF<Bits<IDX_BITS>>,
+    /// The lap before the last cycle's allocation; `lap_step` says that allocation wrapped, so
+    /// the lap now is `soft_lap + lap_step` (the grant drives one flip-flop, not 16 enables).
     soft_lap: DFF<Bits<16>>,
-    /// wrap(shadow - soft): free entries ahead of soft GP_PUT (shadow updates included).
-    free: DFF<Bits<X_BITS>>,
+    lap_step: DFF<Bit>,
+    /// free = wrap(shadow - soft), the entries ahead of soft GP_PUT (shadow updates included),
+    /// kept as both outcomes of the last cycle's operation: `free_granted` if it was granted,
+    /// `free_kept` if not; `last_granted` picks one. The grant decision compares the request
+    /// with both (two carry chains from registers) and `last_granted` selects one bit, so the
+    /// loop through the atomic operation is a multiplexer and an AND, not a carry chain.
+    free_granted: DFF<Bits<X_BITS>>,
+    free_kept: DFF<Bits<X_BITS>>,
+    last_granted: DFF<Bit>,
     resp_valid_reg: DFF<Bit>,
     resp_ok_reg: DFF<Bit>,
     resp_first_reg: DFF<Bits<IDX_BITS>>,
     resp_lap_reg: DFF<Bits<16>>,
     shadow_passed_soft: DFF<Bit>,
+    lap_now: Signal<Local, Bits<16>>,
     shadow_delta: Signal<Local, Bits<X_BITS>>,
     shadow_ahead: Signal<Local, Bits<X_BITS>>,
     shadow_behind: Signal<Local, Bits<X_BITS>>,
+    /// free + d (d = the shadow's move, 0 without an update) and free + d - count, from each
+    /// outcome, and as picked by `last_granted`.
+    granted_shadowed: Signal<Local, Bits<X_BITS>>,
+    kept_shadowed: Signal<Local, Bits<X_BITS>>,
+    granted_after: Signal<Local, Bits<X_BITS>>,
+    kept_after: Signal<Local, Bits<X_BITS>>,
     free_shadowed: Signal<Local, Bits<X_BITS>>,
-    free_after: Signal<Local, Bits<X_BITS>>,
     free_shadowed_after: Signal<Local, Bits<X_BITS>>,
-    csa_sum: Signal<Local, Bits<X_BITS>>,
-    csa_carry: Signal<Local, Bits<X_BITS>>,
+    need_ahead_sum: Signal<Local, Bits<X_BITS>>,
+    need_ahead_carry: Signal<Local, Bits<X_BITS>>,
+    need_behind_sum: Signal<Local, Bits<X_BITS>>,
+    need_behind_carry: Signal<Local, Bits<X_BITS>>,
+    fits_granted: Signal<Local, Bit>,
+    passed_granted: Signal<Local, Bit>,
+    passed_kept: Signal<Local, Bit>,
+    fits_kept: Signal<Local, Bit>,
     soft_plus_count: Signal<Local, Bits<IDX_BITS>>,
     soft_past_end: Signal<Local, Bits<X_BITS>>,
     entries_minus_one: Signal<Local, Bits<IDX_BITS>>,
@@ -156,24 +187,39 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             req_shadow_delta: Default::default(),
             shadow_gp_put_reg: Default::default(),
             shadow_comp: Default::default(),
+            shadow_minus_n: Default::default(),
+            req_need: Default::default(),
             last_index: Default::default(),
             entries_plus_one: Default::default(),
             soft_gp_put_reg: Default::default(),
             soft_lap: Default::default(),
-            free: Default::default(),
+            lap_step: Default::default(),
+            free_granted: Default::default(),
+            free_kept: Default::default(),
+            last_granted: Default::default(),
             resp_valid_reg: Default::default(),
             resp_ok_reg: Default::default(),
             resp_first_reg: Default::default(),
             resp_lap_reg: Default::default(),
             shadow_passed_soft: Default::default(),
+            lap_now: Default::default(),
             shadow_delta: Default::default(),
             shadow_ahead: Default::default(),
             shadow_behind: Default::default(),
+            granted_shadowed: Default::default(),
+            kept_shadowed: Default::default(),
+            granted_after: Default::default(),
+            kept_after: Default::default(),
             free_shadowed: Default::default(),
-            free_after: Default::default(),
             free_shadowed_after: Default::default(),
-            csa_sum: Default::default(),
-            csa_carry: Default::default(),
+            need_ahead_sum: Default::default(),
+            need_ahead_carry: Default::default(),
+            need_behind_sum: Default::default(),
+            need_behind_carry: Default::default(),
+            fits_granted: Default::default(),
+            passed_granted: Default::default(),
+            passed_kept: Default::default(),
+            fits_kept: Default::default(),
             soft_plus_count: Default::default(),
             soft_past_end: Default::default(),
             entries_minus_one: Default::default(),
@@ -204,11 +250,16 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             req_shadow_delta,
             shadow_gp_put_reg,
             shadow_comp,
+            shadow_minus_n,
+            req_need,
             last_index,
             entries_plus_one,
             soft_gp_put_reg,
             soft_lap,
-            free,
+            lap_step,
+            free_granted,
+            free_kept,
+            last_granted,
             resp_valid_reg,
             resp_ok_reg,
             resp_first_reg,
@@ -243,39 +294,77 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
             self.shadow_delta.next = self.shadow_behind.val();
         }
-        self.req_shadow_delta.d.next = self.shadow_delta.val();
+        // d is 0 in a cycle without a shadow update, so stage 2 always adds it.
+        // need = count - d: count + shadow - value, or count + (shadow - n) - value when the
+        // shadow wraps; each one carry chain after a carry-save step (-value = !value + 1).
+        self.need_ahead_sum.next = self.alloc_count.val()
+            ^ bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val())
+            ^ !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+        self.need_ahead_carry.next = (self.alloc_count.val()
+            & bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val()))
+            | (self.alloc_count.val()
+                & !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()))
+            | (bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val())
+                & !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()));
+        self.need_behind_sum.next = self.alloc_count.val()
+            ^ self.shadow_minus_n.q.val()
+            ^ !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+        self.need_behind_carry.next = (self.alloc_count.val() & self.shadow_minus_n.q.val())
+            | (self.alloc_count.val()
+                & !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()))
+            | (self.shadow_minus_n.q.val()
+                & !bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()));
+        self.req_shadow_delta.d.next = bits::<X_BITS>(0);
+        self.req_need.d.next = self.alloc_count.val();
+        if self.shadow_valid.val() & !self.setup_valid.val() {
+            self.req_shadow_delta.d.next = self.shadow_delta.val();
+            if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
+                self.req_need.d.next = self.need_behind_sum.val()
+                    + ((self.need_behind_carry.val() << bits::<X_BITS>(1)) | self.one.val());
+            } else {
+                self.req_need.d.next = self.need_ahead_sum.val()
+                    + ((self.need_ahead_carry.val() << bits::<X_BITS>(1)) | self.one.val());
+            }
+        }
         if self.shadow_valid.val() {
             self.shadow_gp_put_reg.d.next = self.shadow_gp_put_value.val();
             self.shadow_comp.d.next = self.ring_entries.val()
                 - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+            self.shadow_minus_n.d.next =
+                bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
+                    - self.ring_entries.val();
         }
         if self.setup_valid.val() {
             // Shadow GP_PUT = wrap(GP_GET - 1): the last index before 0.
             self.shadow_gp_put_reg.d.next = self.setup_gp_get.val() - bits::<IDX_BITS>(1);
             self.shadow_comp.d.next = self.entries_plus_one.q.val()
                 - bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val());
+            self.shadow_minus_n.d.next = bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
+                - self.entries_plus_one.q.val();
             if self.setup_gp_get.val() == bits::<IDX_BITS>(0) {
                 self.shadow_gp_put_reg.d.next = self.last_index.q.val();
                 self.shadow_comp.d.next = self.one.val();
+                self.shadow_minus_n.d.next = !bits::<X_BITS>(0);
             }
         }
         // ---- Stage 2: the atomic operation on soft GP_PUT and free.
-        self.free_after.next = self.free.q.val() - self.req_count.q.val();
-        self.free_shadowed.next = self.free.q.val() + self.req_shadow_delta.q.val();
-        // free + d - count = free + d + !count + 1, one carry chain after a carry-save step.
-        self.csa_sum.next =
-            self.free.q.val() ^ self.req_shadow_delta.q.val() ^ !self.req_count.q.val();
-        self.csa_carry.next = (self.free.q.val() & self.req_shadow_delta.q.val())
-            | (self.free.q.val() & !self.req_count.q.val())
-            | (self.req_shadow_delta.q.val() & !self.req_count.q.val());
-        self.free_shadowed_after.next =
-            self.csa_sum.val() + ((self.csa_carry.val() << bits::<X_BITS>(1)) | self.one.val());
+        // From each outcome of the last operation: free + d, and free + d - count = free -
+        // need (need registered in stage 1).
+        self.granted_shadowed.next = self.free_granted.q.val() + self.req_shadow_delta.q.val();
+        self.kept_shadowed.next = self.free_kept.q.val() + self.req_shadow_delta.q.val();
+        self.granted_after.next = self.free_granted.q.val() - self.req_need.q.val();
+        self.kept_after.next = self.free_kept.q.val() - self.req_need.q.val();
         // count <= free (with this request's cycle's shadow update): no borrow.
-        if self.req_shadow.q.val() {
-            self.fits.next =
-                (self.free_shadowed_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
-        } else {
-            self.fits.next = (self.free_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
+        self.fits_granted.next =
+            (self.granted_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
+        self.fits_kept.next = (self.kept_after.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
+        self.fits.next = self.fits_kept.val();
+        self.free_shadowed.next = self.kept_shadowed.val();
+        self.free_shadowed_after.next = self.kept_after.val();
+        if self.last_granted.q.val() {
+            self.fits.next = self.fits_granted.val();
+            self.free_shadowed.next = self.granted_shadowed.val();
+            self.free_shadowed_after.next = self.granted_after.val();
         }
         self.grant.next = self.req_countable.q.val() & self.fits.val();
         self.soft_plus_count.next =
@@ -286,16 +375,19 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         self.resp_valid_reg.d.next = self.req_valid.q.val();
         self.resp_ok_reg.d.next = self.grant.val();
         self.resp_first_reg.d.next = self.soft_gp_put_reg.q.val();
-        self.resp_lap_reg.d.next = self.soft_lap.q.val();
-        if self.req_shadow.q.val() {
-            self.free.d.next = self.free_shadowed.val();
+        // The lap now: the registered lap plus last cycle's wrap, applied here.
+        self.lap_now.next = self.soft_lap.q.val();
+        if self.lap_step.q.val() {
+            self.lap_now.next = self.soft_lap.q.val() + bits::<16>(1);
         }
+        self.soft_lap.d.next = self.lap_now.val();
+        self.resp_lap_reg.d.next = self.lap_now.val();
+        self.lap_step.d.next = false;
+        // Both outcomes of this operation; the grant only picks which one is free next.
+        self.free_kept.d.next = self.free_shadowed.val();
+        self.free_granted.d.next = self.free_shadowed_after.val();
+        self.last_granted.d.next = self.grant.val();
         if self.grant.val() {
-            if self.req_shadow.q.val() {
-                self.free.d.next = self.free_shadowed_after.val();
-            } else {
-                self.free.d.next = self.free_after.val();
-            }
             // wrap(soft + count), 0 <= soft + count < 2n.
             if self.pow2_form.val() {
                 self.soft_gp_put_reg.d.next = self.soft_plus_count.val() & self.last_index.q.val();
@@ -305,16 +397,23 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
                 self.soft_gp_put_reg.d.next = self.soft_plus_count.val();
             }
             if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
-                self.soft_lap.d.next = self.soft_lap.q.val() + bits::<16>(1);
+                self.lap_step.d.next = true;
             }
         }
         // Shadow GP_PUT never passes soft GP_PUT: free stays below n.
-        self.shadow_passed_soft.d.next =
-            self.req_shadow.q.val() & (self.free_shadowed.val() >= self.ring_entries.val());
+        // (compared from each outcome, so the pick is after the compare, not before it)
+        self.passed_granted.next = self.granted_shadowed.val() >= self.ring_entries.val();
+        self.passed_kept.next = self.kept_shadowed.val() >= self.ring_entries.val();
+        self.shadow_passed_soft.d.next = self.req_shadow.q.val() & self.passed_kept.val();
+        if self.last_granted.q.val() {
+            self.shadow_passed_soft.d.next = self.req_shadow.q.val() & self.passed_granted.val();
+        }
         if self.req_setup.q.val() {
             self.soft_gp_put_reg.d.next = self.req_setup_soft.q.val();
-            self.free.d.next = self.req_setup_free.q.val();
+            self.free_kept.d.next = self.req_setup_free.q.val();
+            self.last_granted.d.next = false;
             self.soft_lap.d.next = bits::<16>(0);
+            self.lap_step.d.next = false;
         }
         self.violation.next = (self.alloc_valid.val()
             & (self.alloc_count.val() == bits::<X_BITS>(0)))
@@ -338,11 +437,15 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.req_shadow.d.next = false;
             self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.shadow_comp.d.next = self.ring_entries.val();
+            self.shadow_minus_n.d.next = bits::<X_BITS>(0) - self.ring_entries.val();
             self.last_index.d.next = self.entries_minus_one.val();
             self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
             self.soft_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.soft_lap.d.next = bits::<16>(0);
-            self.free.d.next = bits::<X_BITS>(0);
+            self.lap_step.d.next = false;
+            self.free_kept.d.next = bits::<X_BITS>(0);
+            self.free_granted.d.next = bits::<X_BITS>(0);
+            self.last_granted.d.next = false;
             self.resp_valid_reg.d.next = false;
             self.resp_ok_reg.d.next = false;
             self.resp_first_reg.d.next = bits::<IDX_BITS>(0);

@@ -13,7 +13,9 @@
 //! `IDX_BITS`+2, `SEM_BITS` = `IDX_BITS`+1; the ring size n of both channels is the
 //! configuration input `ring_entries`, the wrap form a construction parameter
 //! ([`WqCluster::with_form`]). After reset the semaphore memory clears itself (2^`SEM_BITS`
-//! cycles) and the host waits for it.
+//! cycles) and the host waits for it: it leaves reset one cycle after the sweep ends (a
+//! registered hold, so no path runs from the sweep's state into the host's outputs), the
+//! cycle `ready` rises.
 //! Ports: as the sub-blocks, plus `gp_get[c]`/`gp_put[c]` of both channels, `release_valid` (with
 //! `release_sem`, `release_value`: the host's release this cycle), `full[c]`, `fill[c]`, `soft_gp_put`,
 //! `shadow_gp_put` (for waves), `ready` (the semaphores are cleared and the host runs), `violation` (any sub-block's).
@@ -86,6 +88,8 @@ pub struct WqCluster<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS:
     host: HostInterface<IDX_BITS, SEM_BITS>,
     allocator: SoftPutAllocator<IDX_BITS, X_BITS>,
     semaphores: SemaphoreMemory<SEM_BITS>,
+    /// The host is held in reset: during reset and the semaphores' clear sweep, registered.
+    host_held: DFF<Bit>,
 }
 
 impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Default
@@ -161,6 +165,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize>
             host: Default::default(),
             allocator: SoftPutAllocator::with_form(form),
             semaphores: Default::default(),
+            host_held: Default::default(),
         }
     }
 }
@@ -173,8 +178,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         clock!(self, clock, cpu_ring, gpu_ring, host, allocator, semaphores);
         self.cpu_ring.reset.next = self.reset.val();
         self.gpu_ring.reset.next = self.reset.val();
-        // The host starts once the semaphores are cleared.
-        self.host.reset.next = self.reset.val() | !self.semaphores.ready.val();
+        // The host starts once the semaphores are cleared, from a register (the clear sweep's
+        // end reaches the host one cycle later; `ready` says when the host runs).
+        self.host_held.clock.next = self.clock.val();
+        self.host_held.d.next = self.reset.val() | !self.semaphores.ready.val();
+        self.host.reset.next = self.reset.val() | self.host_held.q.val();
         self.allocator.reset.next = self.reset.val();
         self.semaphores.reset.next = self.reset.val();
         // Rings: the CPU writes its channel's GP_PUT; the GPU channel's follows its GP_GET.
@@ -257,7 +265,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         self.fill[1].next = self.gpu_ring.fill.val();
         self.soft_gp_put.next = self.allocator.soft_gp_put.val();
         self.shadow_gp_put.next = self.allocator.shadow_gp_put.val();
-        self.ready.next = self.semaphores.ready.val();
+        self.ready.next = !self.host_held.q.val() & !self.reset.val();
         self.violation.next = self.cpu_ring.violation.val()
             | self.gpu_ring.violation.val()
             | self.allocator.violation.val()

@@ -1,6 +1,7 @@
 //! Testbench of [`SemaphoreMemory`] (SPEC WQ-5, WQ-6): the clear sweep after reset, then
 //! random host writes, thread writes (valid/ready, checked by a [`ChannelMonitor`]) and reads,
-//! against an array model: a read answers the value after the writes of its cycle.
+//! against an array model: a read answers two cycles later with the value after the writes of
+//! the cycle before the answer (the cycle after the read).
 use crate::harness::PortTrace;
 use crate::tb::{finish_waves, harness, ChannelMonitor, TbOutput};
 use crate::vcd::gtkw::Group;
@@ -40,7 +41,8 @@ pub fn run_semaphores(
     let mut model = vec![0u32; WORDS];
     let mut monitor = ChannelMonitor::new("thread_wr");
     let mut offered: Option<(u64, u32)> = None;
-    let mut last_read: Option<u64> = None;
+    // The reads of the last two cycles, oldest first: the older one answers now.
+    let mut reads: [Option<u64>; 2] = [None, None];
     let mut run = SemaphoreRun::default();
     let clear = WORDS as u64;
     for cycle in 0..=clear + cycles {
@@ -71,7 +73,7 @@ pub fn run_semaphores(
                 clear
             ));
         }
-        if let (Some(a), true) = (last_read, cycle > clear + 1) {
+        if let (Some(a), true) = (reads[0], cycle > clear + 1) {
             if u.rd_value.val().to_u64() != model[a as usize] as u64 {
                 return fail(format!(
                     "S[{}] reads {:#x}, model {:#x}",
@@ -105,7 +107,7 @@ pub fn run_semaphores(
             model[a as usize] = v;
             run.host_writes += 1;
         }
-        last_read = Some(read);
+        reads = [reads[1], Some(read)];
         h.step().map_err(|e| e.to_string())?;
     }
     run.ports = finish_waves(h, out, |vars| {
