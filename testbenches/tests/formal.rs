@@ -109,7 +109,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         );
         assert!(
             formal::props_dir()
-                .join(format!("{}_props.sv", c.unit))
+                .join(format!("{}_props.sv", c.props))
                 .is_file(),
             "{}: props file missing",
             c.unit

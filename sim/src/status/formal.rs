@@ -12,6 +12,7 @@ fn status_fsm() -> FormalCheck {
     let prove = Mode::Prove { k: 6 };
     FormalCheck {
         unit: "status_fsm",
+        props: "status_fsm",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(StatusFsm::default(), "status_fsm")),
         defines: vec![],
@@ -74,6 +75,7 @@ fn rollup_tree() -> FormalCheck {
     let k = REF_STAGES as u32 + 3;
     FormalCheck {
         unit: "rollup_tree",
+        props: "rollup_tree",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefRollupTree::new(&REF_CHAINS), "rollup_tree")),
         defines,
@@ -110,6 +112,7 @@ fn command_tree() -> FormalCheck {
     let k = REF_STAGES as u32 + 3;
     FormalCheck {
         unit: "command_tree",
+        props: "command_tree",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefCommandTree::default(), "command_tree")),
         defines: vec![("S".to_string(), REF_STAGES.to_string())],

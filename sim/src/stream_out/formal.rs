@@ -11,6 +11,7 @@ use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
 fn batch_id_gen<const W: usize, const WB: usize>() -> FormalCheck {
     FormalCheck {
         unit: "batch_id_gen",
+        props: "batch_id_gen",
         variant: format!("window {}", W),
         verilog: Box::new(|| verilog_of(BatchIdGen::<W, WB>::default(), "batch_id_gen")),
         defines: vec![("W".into(), W.to_string()), ("WB".into(), WB.to_string())],
