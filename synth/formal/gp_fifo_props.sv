@@ -1,6 +1,8 @@
-// Formal properties of `gp_fifo` (GpFifo, AND-form wrap, IDX_BITS = 8; requirements WQ-1, WQ-2),
-// run by `ppu formal gp_fifo`. `gp_fifo_compare_props.sv` is the same text for the compare form
-// (COMPARE_FORM defined). ENTRIES is `ring_entries`, any legal size, fixed from reset on.
+// Formal properties of `gp_fifo` (GpFifo, AND-form wrap) and `gp_fifo_compare` (compare-form
+// wrap), IDX_BITS = 8; requirements WQ-1, WQ-2. Run by `ppu formal gp_fifo` and
+// `ppu formal gp_fifo_compare`: both checks name this file (`FormalCheck::props`), and the
+// compare check defines COMPARE_FORM, which selects `gp_fifo_compare` as the module under test
+// and the compare form's wrap. ENTRIES is `ring_entries`, any legal size, fixed from reset on.
 // observe: get_prev_reg$q put_next_reg$q get_comp_reg$q last_index_reg$q get_next_reg$q empty_reg$q size_bad_reg$q
 module gp_fifo_props(
     input wire clock,

@@ -67,6 +67,11 @@ fn st1_st4_status_unit_properties_hold_and_their_mutants_fail() {
 }
 
 #[test]
+fn st5_monitor_stores_only_after_a_round_trip_of_all_halted_and_releases_halt_only_after_restore() {
+    prove(|c| c.unit == "front_end_monitor");
+}
+
+#[test]
 fn wq1_wq2_ring_pointer_properties_hold_in_both_wrap_forms_and_their_mutants_fail() {
     prove(|c| ["gp_fifo", "gp_fifo_compare"].contains(&c.unit));
 }
@@ -95,6 +100,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "status_fsm",
         "rollup_tree",
         "command_tree",
+        "front_end_monitor",
         "gp_fifo",
         "gp_fifo_compare",
         "batch_id_gen",
@@ -109,7 +115,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         );
         assert!(
             formal::props_dir()
-                .join(format!("{}_props.sv", c.unit))
+                .join(format!("{}_props.sv", c.props))
                 .is_file(),
             "{}: props file missing",
             c.unit

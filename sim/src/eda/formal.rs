@@ -2,7 +2,8 @@
 //! (`read_verilog -formal`, `prep`, `write_smt2`) and `yosys-smtbmc` with Z3, or cvc5 for a
 //! check that names it ([`Solver`]).
 //!
-//! Each unit's properties live in `synth/formal/<unit>_props.sv`, a wrapper that instantiates
+//! Each unit's properties live in `synth/formal/<props>_props.sv` ([`FormalCheck::props`],
+//! usually the unit's name), a wrapper that instantiates
 //! the exported module and states assumptions on its inputs (the valid/ready rules) and
 //! assertions on its outputs, each property under its own `` `ifdef P_<NAME> ``. Internal
 //! registers a helper invariant needs are named on the file's `// observe:` line: the runner
@@ -93,9 +94,14 @@ pub struct Property {
 
 /// The properties of one unit at one set of parameters.
 pub struct FormalCheck {
-    /// The exported module's name; its props are `synth/formal/<unit>_props.sv`, module
-    /// `<unit>_props`.
+    /// The exported module's name (the report's unit column, the observed wires' module).
     pub unit: &'static str,
+    /// The props file: `synth/formal/<props>_props.sv`, module `<props>_props`; the unit's own
+    /// name unless two units share one set of properties. Then the file instantiates the module
+    /// under test by a `` `define `` from [`FormalCheck::defines`] (`gp_fifo_compare` uses
+    /// `gp_fifo`'s props with `COMPARE_FORM` defined, which selects `gp_fifo_compare` and the
+    /// compare form's wrap).
+    pub props: &'static str,
     /// Parameters of this instance (`depth 3`), empty for the exported reference parameters.
     pub variant: String,
     /// The Verilog of the unit at these parameters, top module named `unit`.
@@ -149,7 +155,7 @@ pub fn tools_available() -> Result<(), String> {
 
 /// Run every property of `check`.
 pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
-    let props_path = props_dir().join(format!("{}_props.sv", check.unit));
+    let props_path = props_dir().join(format!("{}_props.sv", check.props));
     let props = std::fs::read_to_string(&props_path)
         .map_err(|e| format!("{}: {}", props_path.display(), e))?;
     let verilog = (check.verilog)();
@@ -373,7 +379,7 @@ fn build_model(
         "read_verilog -sv -formal -I .{} props.sv\nprep -top {}_props\nasync2sync\nchformal -assume -early\n{}opt_clean\ndffunmap\n\
          write_smt2 -wires model.smt2\n",
         defines,
-        check.unit,
+        check.props,
         if check.flatten { "flatten\n" } else { "" }
     );
     std::fs::write(dir.join("model.ys"), script).map_err(io)?;
@@ -474,7 +480,7 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
 /// The header of `synth/FORMAL.md`.
 pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
 Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so). \
-Each unit's properties are in `synth/formal/<unit>_props.sv`, a wrapper around the exported \
+Each unit's properties are in `synth/formal/<unit>_props.sv` (`gp_fifo_compare` shares `gp_fifo_props.sv`), a wrapper around the exported \
 module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
 case to N, then the induction step), with helper invariants asserted beside the property, so \

@@ -15,6 +15,7 @@ fn viewport_swizzle() -> FormalCheck {
     let prove = Mode::Prove { k: 5 };
     FormalCheck {
         unit: "viewport_swizzle",
+        props: "viewport_swizzle",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(ViewportSwizzle::default(), "viewport_swizzle")),
         defines: vec![],
@@ -58,6 +59,7 @@ fn viewport_multicast() -> FormalCheck {
     let prove = Mode::Prove { k: 5 };
     FormalCheck {
         unit: "viewport_multicast",
+        props: "viewport_multicast",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(ViewportMulticast::default(), "viewport_multicast")),
         defines: vec![],

@@ -1,7 +1,7 @@
 //! Formal properties of the status units (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the state machine against the ST-3 table, and the roll-up and command trees
-//! against their `TREE_STAGES` delay.
-use super::tb::{RefCommandTree, RefRollupTree, REF_CHAINS, REF_STAGES};
+//! against their `TREE_STAGES` delay, the front-end monitor's context switch against ST-5's order.
+use super::tb::{RefCommandTree, RefMonitor, RefRollupTree, REF_CHAINS, REF_STAGES};
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::status::status_fsm::StatusFsm;
@@ -12,6 +12,7 @@ fn status_fsm() -> FormalCheck {
     let prove = Mode::Prove { k: 6 };
     FormalCheck {
         unit: "status_fsm",
+        props: "status_fsm",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(StatusFsm::default(), "status_fsm")),
         defines: vec![],
@@ -74,6 +75,7 @@ fn rollup_tree() -> FormalCheck {
     let k = REF_STAGES as u32 + 3;
     FormalCheck {
         unit: "rollup_tree",
+        props: "rollup_tree",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefRollupTree::new(&REF_CHAINS), "rollup_tree")),
         defines,
@@ -110,6 +112,7 @@ fn command_tree() -> FormalCheck {
     let k = REF_STAGES as u32 + 3;
     FormalCheck {
         unit: "command_tree",
+        props: "command_tree",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefCommandTree::default(), "command_tree")),
         defines: vec![("S".to_string(), REF_STAGES.to_string())],
@@ -129,7 +132,60 @@ fn command_tree() -> FormalCheck {
     }
 }
 
+/// The front-end monitor's context switch (ST-5, issue #12). With S = TREE_STAGES and a round
+/// trip RT = 2S+1, the fastest switch is: reset (step 0), the switch taken (1), WAIT from step 2
+/// until its counter reaches RT (step RT+2), the first store request at step RT+3, RESET, then
+/// RESET_WAIT for S+1 cycles, RESTORE at step RT+S+6 and halt dropped at step RT+S+7 (17 at
+/// S = 3). Each property's k puts that event of the real design inside the base case (STORE:
+/// k = RT+4; RELEASE: k = RT+S+8), and its mutant's failure before it. Both close by induction
+/// at the first step tried (the helper invariants tie the observers to the phase). Z3 4.8.12
+/// does not leave step 0 (base case or induction, flat or hierarchical); cvc5 on the
+/// hierarchical model took 13 s a step by step 12; flattened, cvc5 does the 20-step base case in
+/// 85 s and the induction step in under a second.
+fn front_end_monitor() -> FormalCheck {
+    let s = REF_STAGES as u32;
+    let rt = 2 * s + 1;
+    FormalCheck {
+        unit: "front_end_monitor",
+        props: "front_end_monitor",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(RefMonitor::new(&REF_CHAINS), "front_end_monitor")),
+        defines: vec![("S".to_string(), REF_STAGES.to_string())],
+        flatten: true,
+        solver: Solver::Cvc5,
+        properties: vec![
+            Property {
+                name: "STORE",
+                claim: "a context is stored only while halt is held (drain: the feed stopped) and after the roll-up showed every connection HALTED (drain: EMPTY) a full round trip (2*TREE_STAGES+1) or more after halt was raised (ST-5, issue #12)",
+                mode: Mode::Prove { k: rt + 4 },
+                why: "inductive with the helper invariants tying the hold's age to the WAIT counter and the seen flag to the phases after WAIT",
+                mutant: Mutant {
+                    what: "WAIT trusts the roll-up after TREE_STAGES cycles (one way), not a round trip",
+                    find: r"\(phase_cycles\$q >= round_trip\) & target_met",
+                    replace: "(phase_cycles$$q >= reset_settle) & target_met",
+                },
+            },
+            Property {
+                name: "RELEASE",
+                claim: "halt (drain: the feed stop) is dropped, other than by a reset of the monitor, only after a store, then a reset, then a restore completed while it was held (ST-5, issue #12)",
+                mode: Mode::Prove { k: rt + s + 8 },
+                why: "inductive with the helper invariants tying the steps done to the phase",
+                mutant: Mutant {
+                    what: "RESET_WAIT goes to RELEASE (the restore skipped)",
+                    find: r"phase_reg\$d = phase_restore;",
+                    replace: "phase_reg$$d = phase_release;",
+                },
+            },
+        ],
+    }
+}
+
 /// The status mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
-    vec![status_fsm(), rollup_tree(), command_tree()]
+    vec![
+        status_fsm(),
+        rollup_tree(),
+        command_tree(),
+        front_end_monitor(),
+    ]
 }

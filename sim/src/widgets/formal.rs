@@ -62,6 +62,7 @@ fn fifo_properties(depth: u32) -> Vec<Property> {
 fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
     FormalCheck {
         unit: "stream_fifo",
+        props: "stream_fifo",
         variant: format!("depth {}", D),
         verilog: Box::new(|| {
             verilog_of(StreamFifo::<Bits<16>, D, PW, CW>::default(), "stream_fifo")
@@ -81,6 +82,7 @@ fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
 fn arbiter() -> FormalCheck {
     FormalCheck {
         unit: "rr_arbiter",
+        props: "rr_arbiter",
         variant: String::new(),
         verilog: Box::new(|| verilog_of(RefArbiter::default(), "rr_arbiter")),
         defines: vec![],

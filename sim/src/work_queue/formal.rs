@@ -1,6 +1,8 @@
-//! Formal properties of the work-queue ring (`synth/formal/<unit>_props.sv`, run by
+//! Formal properties of the work-queue ring (`synth/formal/gp_fifo_props.sv`, run by
 //! `ppu formal`): `gp_fifo` (AND-form wrap) and `gp_fifo_compare` (compare-form wrap), each at
 //! the exported `IDX_BITS` = 8 and every legal ring size (`ring_entries` is a free constant).
+//! Both forms use the one props file: `COMPARE_FORM` defined selects `gp_fifo_compare` as the
+//! module under test and the compare form's wrap.
 use super::tb::RefGpFifo;
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
@@ -45,6 +47,7 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
     }
     FormalCheck {
         unit,
+        props: "gp_fifo",
         variant: String::new(),
         verilog: Box::new(move || verilog_of(RefGpFifo::with_form(form), unit)),
         defines,
