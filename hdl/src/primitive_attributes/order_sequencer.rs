@@ -16,8 +16,9 @@
 //! `layer_offset` (static);
 //! in `in_valid`/`in_ready`, `in_mask`, `in_layer`, `in_prim`, `in_instance`, `in_end`; out
 //! `out_valid`/`out_ready`, `out_kill`, `out_prim`, `out_instance`, `out_viewport`,
-//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256, or a beat
-//! finding the beat FIFO full, which the issue rule rules out).
+//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256, registered:
+//! one cycle after `batch_size`, or a beat finding the beat FIFO full, which the issue rule
+//! rules out).
 //!
 //! Storage: the batch in block RAM (256 entries: mask, layer, primitive, instance), its count,
 //! the OR of its masks and whether it has a mask-0 primitive.
@@ -92,7 +93,9 @@ pub struct OrderSequencer {
     entry_prim: BlockRam<Bits<PRIM_BITS>, BATCH_ADDR_BITS>,
     entry_instance: BlockRam<Bits<INSTANCE_BITS>, BATCH_ADDR_BITS>,
     next_pass: LowestViewport,
-    batch_ok: Signal<Local, Bit>,
+    /// `batch_size` is valid (1..=256), registered (it is static: set during reset), so the
+    /// range compare is not in front of `in_ready`.
+    batch_ok: DFF<Bit>,
     /// Gathering (0) or sending (1) the batch.
     sending: DFF<Bit>,
     /// Entries in the batch; the OR of their masks; a mask-0 entry among them.
@@ -239,6 +242,7 @@ impl Logic for OrderSequencer {
         dff_setup!(
             self,
             clock,
+            batch_ok,
             sending,
             count,
             count_fills,
@@ -273,11 +277,11 @@ impl Logic for OrderSequencer {
         self.entry_layer.clock.next = self.clock.val();
         self.entry_prim.clock.next = self.clock.val();
         self.entry_instance.clock.next = self.clock.val();
-        self.batch_ok.next = (self.batch_size.val() != bits::<9>(0))
+        self.batch_ok.d.next = (self.batch_size.val() != bits::<9>(0))
             & (self.batch_size.val() <= self.max_batch.val());
-        self.violation.next = !self.batch_ok.val();
+        self.violation.next = !self.batch_ok.q.val();
         // Gather: one primitive per cycle into the batch memory.
-        self.in_ready.next = !self.sending.q.val() & self.batch_ok.val();
+        self.in_ready.next = !self.sending.q.val() & self.batch_ok.q.val();
         self.take.next = self.in_valid.val() & self.in_ready.val();
         self.closes.next = self.in_end.val() | self.count_fills.q.val();
         self.entry_mask.write_address.next = self.count.q.val().get_bits::<BATCH_ADDR_BITS>(0);
