@@ -37,6 +37,8 @@
 //! back to the address, the block RAM's outputs go straight into registers, and the FIFO's
 //! write comes from registers. A pass over n entries takes n cycles while the consumer keeps
 //! up; the first beat of a batch comes five cycles after its last primitive is taken.
+//! Latency: unchanged by the PA-4 timing work (the pass's masks ride along stage T); only
+//! `violation` for a bad `batch_size` comes one cycle after it (`batch_ok` is registered).
 use super::item::*;
 use super::lowest_viewport::LowestViewport;
 use crate::widgets::block_ram::BlockRam;

@@ -26,24 +26,27 @@
 //! `result_invalidated`, and the lookup echoed (`result_vertex`, `result_viewport`,
 //! `result_provoking`); `violation` (registered: capacity 0 or above 64, nothing is allocated).
 //!
-//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken.
-//! Stage A holds the lookup and compares its tag with all 64 entries; the raw match vector is
-//! registered into stage M together with the commit stage B made in that cycle (which the
-//! entries did not show yet) as two masks, the entries to keep and those to add, so that M
-//! applies it entry by entry with no select shared by all 64 (PA-6); M then applies the one
-//! B makes in M's cycle, as it moves on to B: for the committing lookup's own tag, the entry its result names (its hit, or
-//! the entry it allocates; none after a provoking lookup that cannot allocate); for another
-//! tag, the matches less the entry its allocation overwrites (invalidation only concerns its
-//! own tag). A lookup therefore sees every earlier commit: those before its compare in the
+//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken
+//! (Latency: 4, unchanged by the PA-6 timing work). Stage A holds the lookup and compares its
+//! tag with all 64 entries; the raw match vector is registered into stage M together with the
+//! commit stage B made in that cycle (which the entries did not show yet) as two masks, the
+//! entries to keep and those to add, so that M applies it entry by entry with no select shared
+//! by all 64. M then applies the one B makes in M's cycle, as it moves on to B: for the
+//! committing lookup's own tag, the entry its result names (its hit, or the entry it
+//! allocates; none after a provoking lookup that cannot allocate); for another tag, the
+//! matches less the entry its allocation overwrites (invalidation only concerns its own tag).
+//! Whether A's and M's tags are B's is registered a cycle ahead, compared on the stages' next
+//! values. A lookup therefore sees every earlier commit: those before its compare in the
 //! entries, the two after it in the corrections. M also registers whether the vector is
 //! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
-//! beside whether B allocates now (overwriting the entry at the pointer), so that no select
-//! follows the 64-input ORs; stage B's `b_found` is one LUT of these registers, and B decides
-//! from registers (allocate = provoking or not found), writes the tag through a one-hot copy of the allocation pointer (an entry's
-//! write enable is one AND), invalidates, advances the pointer and registers the result.
-//! Matches are one-hot by the invariant, so the slot is an OR-encode. Back-pressure on the
-//! result stalls the stages behind it; a second result slot lets B commit whenever it is
-//! empty (a registered condition).
+//! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
+//! whether its commit left an entry, so that no select follows the 64-input ORs; stage B's
+//! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
+//! valid) are each one LUT of registers loaded with it. B writes the tag through a one-hot
+//! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
+//! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
+//! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
+//! lets B commit whenever it is empty (a registered condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
