@@ -16,8 +16,9 @@
 //! `layer_offset` (static);
 //! in `in_valid`/`in_ready`, `in_mask`, `in_layer`, `in_prim`, `in_instance`, `in_end`; out
 //! `out_valid`/`out_ready`, `out_kill`, `out_prim`, `out_instance`, `out_viewport`,
-//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256, or a beat
-//! finding the beat FIFO full, which the issue rule rules out).
+//! `out_layer`, `out_first`, `out_last`; `violation` (batch_size 0 or above 256, registered:
+//! one cycle after `batch_size`, or a beat finding the beat FIFO full, which the issue rule
+//! rules out).
 //!
 //! Storage: the batch in block RAM (256 entries: mask, layer, primitive, instance), its count,
 //! the OR of its masks and whether it has a mask-0 primitive.
@@ -28,11 +29,16 @@
 //! one entry read per cycle: the read address is the scan position (a register); the entry
 //! read is registered the next cycle (stage T), tested for its pass into a registered beat
 //! the cycle after (stage P) and, if it is a beat, written into a 6-entry beat FIFO whose
-//! head drives the outputs. A read is issued only while the FIFO holds fewer than 3 beats
+//! head drives the outputs. Stage T also registers the pass's masks (its viewport's bit, the
+//! bits below and above it, zero masks on the kill pass) and the layer addend (the viewport
+//! when the offset applies, else 0), decoded from the read's registered pass, so the test is
+//! AND-OR reductions of registers and the layer one adder (PA-3, PA-4). A read is issued only while the FIFO holds fewer than 3 beats
 //! (room for the three reads that may be on their way), so no path runs from the read data
 //! back to the address, the block RAM's outputs go straight into registers, and the FIFO's
 //! write comes from registers. A pass over n entries takes n cycles while the consumer keeps
 //! up; the first beat of a batch comes five cycles after its last primitive is taken.
+//! Latency: unchanged by the PA-4 timing work (the pass's masks ride along stage T); only
+//! `violation` for a bad `batch_size` comes one cycle after it (`batch_ok` is registered).
 use super::item::*;
 use super::lowest_viewport::LowestViewport;
 use crate::widgets::block_ram::BlockRam;
@@ -89,7 +95,9 @@ pub struct OrderSequencer {
     entry_prim: BlockRam<Bits<PRIM_BITS>, BATCH_ADDR_BITS>,
     entry_instance: BlockRam<Bits<INSTANCE_BITS>, BATCH_ADDR_BITS>,
     next_pass: LowestViewport,
-    batch_ok: Signal<Local, Bit>,
+    /// `batch_size` is valid (1..=256), registered (it is static: set during reset), so the
+    /// range compare is not in front of `in_ready`.
+    batch_ok: DFF<Bit>,
     /// Gathering (0) or sending (1) the batch.
     sending: DFF<Bit>,
     /// Entries in the batch; the OR of their masks; a mask-0 entry among them.
@@ -123,6 +131,12 @@ pub struct OrderSequencer {
     test_layer: DFF<Bits<LAYER_BITS>>,
     test_prim: DFF<Bits<PRIM_BITS>>,
     test_instance: DFF<Bits<INSTANCE_BITS>>,
+    /// The pass's masks for the entry in T: its viewport's bit, the bits below and above it
+    /// (all 0 on the kill pass), and what the layer offset adds (0 when it does not apply).
+    test_viewport_bit: DFF<Bits<VIEWPORTS>>,
+    test_below: DFF<Bits<VIEWPORTS>>,
+    test_above: DFF<Bits<VIEWPORTS>>,
+    test_layer_add: DFF<Bits<VIEWPORT_BITS>>,
     read_beat: Signal<Local, Bit>,
     /// Stage P: the beat tested from the registered entry, pushed into the FIFO next.
     push_valid: DFF<Bit>,
@@ -130,9 +144,11 @@ pub struct OrderSequencer {
     issue_fill_limit: Constant<Bits<3>>,
     issue: Signal<Local, Bit>,
     skip_kill_pass: Signal<Local, Bit>,
-    viewport_bit: Signal<Local, Bits<VIEWPORTS>>,
-    below_bits: Signal<Local, Bits<VIEWPORTS>>,
-    above_bits: Signal<Local, Bits<VIEWPORTS>>,
+    /// Viewport numbers, and per viewport its bit and the bits below and above it.
+    viewport_number: [Constant<Bits<VIEWPORT_BITS>>; VIEWPORTS],
+    viewport_bit: [Constant<Bits<VIEWPORTS>>; VIEWPORTS],
+    below_bits: [Constant<Bits<VIEWPORTS>>; VIEWPORTS],
+    above_bits: [Constant<Bits<VIEWPORTS>>; VIEWPORTS],
     /// Beats waiting for the output.
     beats: StreamFifo<SequencedBeat, BEAT_SLOTS, 3, 3>,
     beat_in: Signal<Local, SequencedBeat>,
@@ -195,15 +211,24 @@ impl Default for OrderSequencer {
             test_layer: Default::default(),
             test_prim: Default::default(),
             test_instance: Default::default(),
+            test_viewport_bit: Default::default(),
+            test_below: Default::default(),
+            test_above: Default::default(),
+            test_layer_add: Default::default(),
             read_beat: Default::default(),
             push_valid: Default::default(),
             push_beat: Default::default(),
             issue_fill_limit: Constant::new(bits::<3>((BEAT_SLOTS - IN_FLIGHT) as u64)),
             issue: Default::default(),
             skip_kill_pass: Default::default(),
-            viewport_bit: Default::default(),
-            below_bits: Default::default(),
-            above_bits: Default::default(),
+            viewport_number: std::array::from_fn(|v| {
+                Constant::new(bits::<VIEWPORT_BITS>(v as u64))
+            }),
+            viewport_bit: std::array::from_fn(|v| Constant::new(bits::<VIEWPORTS>(1 << v))),
+            below_bits: std::array::from_fn(|v| Constant::new(bits::<VIEWPORTS>((1 << v) - 1))),
+            above_bits: std::array::from_fn(|v| {
+                Constant::new(bits::<VIEWPORTS>(0xFFFF & !((2u64 << v) - 1)))
+            }),
             beats: Default::default(),
             beat_in: Default::default(),
             beat_out: Default::default(),
@@ -219,6 +244,7 @@ impl Logic for OrderSequencer {
         dff_setup!(
             self,
             clock,
+            batch_ok,
             sending,
             count,
             count_fills,
@@ -240,6 +266,10 @@ impl Logic for OrderSequencer {
             test_layer,
             test_prim,
             test_instance,
+            test_viewport_bit,
+            test_below,
+            test_above,
+            test_layer_add,
             push_valid,
             push_beat
         );
@@ -249,11 +279,11 @@ impl Logic for OrderSequencer {
         self.entry_layer.clock.next = self.clock.val();
         self.entry_prim.clock.next = self.clock.val();
         self.entry_instance.clock.next = self.clock.val();
-        self.batch_ok.next = (self.batch_size.val() != bits::<9>(0))
+        self.batch_ok.d.next = (self.batch_size.val() != bits::<9>(0))
             & (self.batch_size.val() <= self.max_batch.val());
-        self.violation.next = !self.batch_ok.val();
+        self.violation.next = !self.batch_ok.q.val();
         // Gather: one primitive per cycle into the batch memory.
-        self.in_ready.next = !self.sending.q.val() & self.batch_ok.val();
+        self.in_ready.next = !self.sending.q.val() & self.batch_ok.q.val();
         self.take.next = self.in_valid.val() & self.in_ready.val();
         self.closes.next = self.in_end.val() | self.count_fills.q.val();
         self.entry_mask.write_address.next = self.count.q.val().get_bits::<BATCH_ADDR_BITS>(0);
@@ -331,7 +361,8 @@ impl Logic for OrderSequencer {
             self.batch_viewports.d.next = bits::<VIEWPORTS>(0);
             self.batch_kills.d.next = false;
         }
-        // Register the entry read (the block RAM's outputs go straight into registers).
+        // Register the entry read (the block RAM's outputs go straight into registers), and
+        // the pass's masks and layer addend decoded from the read's pass (registers).
         self.test_valid.d.next = self.read_valid.q.val();
         self.test_kill.d.next = self.read_kill.q.val();
         self.test_viewport.d.next = self.read_viewport.q.val();
@@ -339,34 +370,44 @@ impl Logic for OrderSequencer {
         self.test_layer.d.next = self.entry_layer.read_data.val();
         self.test_prim.d.next = self.entry_prim.read_data.val();
         self.test_instance.d.next = self.entry_instance.read_data.val();
+        self.test_viewport_bit.d.next = bits::<VIEWPORTS>(0);
+        self.test_below.d.next = bits::<VIEWPORTS>(0);
+        self.test_above.d.next = bits::<VIEWPORTS>(0);
+        for v in 0..VIEWPORTS {
+            if self.read_viewport.q.val() == self.viewport_number[v].val() {
+                self.test_viewport_bit.d.next = self.viewport_bit[v].val();
+                self.test_below.d.next = self.below_bits[v].val();
+                self.test_above.d.next = self.above_bits[v].val();
+            }
+        }
+        self.test_layer_add.d.next = bits::<VIEWPORT_BITS>(0);
+        if self.layer_offset.val() {
+            self.test_layer_add.d.next = self.read_viewport.q.val();
+        }
+        if self.read_kill.q.val() {
+            // The kill pass: viewport 0, first and last, no offset.
+            self.test_viewport.d.next = bits::<VIEWPORT_BITS>(0);
+            self.test_viewport_bit.d.next = bits::<VIEWPORTS>(0);
+            self.test_below.d.next = bits::<VIEWPORTS>(0);
+            self.test_above.d.next = bits::<VIEWPORTS>(0);
+            self.test_layer_add.d.next = bits::<VIEWPORT_BITS>(0);
+        }
         // Test the registered entry: a beat of this pass goes into the FIFO.
-        self.viewport_bit.next = bits::<VIEWPORTS>(1)
-            << bit_cast::<VIEWPORTS, VIEWPORT_BITS>(self.test_viewport.q.val());
-        self.read_beat.next =
-            self.test_valid.q.val() & (self.test_mask.q.val() & self.viewport_bit.val()).any();
+        self.read_beat.next = self.test_valid.q.val()
+            & (self.test_mask.q.val() & self.test_viewport_bit.q.val()).any();
         if self.test_kill.q.val() {
             self.read_beat.next =
                 self.test_valid.q.val() & (self.test_mask.q.val() == bits::<VIEWPORTS>(0));
         }
-        self.below_bits.next = self.viewport_bit.val() - bits::<VIEWPORTS>(1);
-        self.above_bits.next = !(self.below_bits.val() | self.viewport_bit.val());
         self.beat_in.next.kill = self.test_kill.q.val();
         self.beat_in.next.prim = self.test_prim.q.val();
         self.beat_in.next.instance = self.test_instance.q.val();
         self.beat_in.next.viewport = self.test_viewport.q.val();
-        self.beat_in.next.layer = self.test_layer.q.val();
         // The layer offset is added before the FIFO, so the outputs are the FIFO's head.
-        if self.layer_offset.val() & !self.test_kill.q.val() {
-            self.beat_in.next.layer = self.test_layer.q.val()
-                + bit_cast::<LAYER_BITS, VIEWPORT_BITS>(self.test_viewport.q.val());
-        }
-        self.beat_in.next.first = !(self.test_mask.q.val() & self.below_bits.val()).any();
-        self.beat_in.next.last = !(self.test_mask.q.val() & self.above_bits.val()).any();
-        if self.test_kill.q.val() {
-            self.beat_in.next.viewport = bits::<VIEWPORT_BITS>(0);
-            self.beat_in.next.first = true;
-            self.beat_in.next.last = true;
-        }
+        self.beat_in.next.layer = self.test_layer.q.val()
+            + bit_cast::<LAYER_BITS, VIEWPORT_BITS>(self.test_layer_add.q.val());
+        self.beat_in.next.first = !(self.test_mask.q.val() & self.test_below.q.val()).any();
+        self.beat_in.next.last = !(self.test_mask.q.val() & self.test_above.q.val()).any();
         self.push_valid.d.next = self.read_beat.val();
         self.push_beat.d.next = self.beat_in.val();
         self.beats.wr_valid.next = self.push_valid.q.val();

@@ -26,22 +26,27 @@
 //! `result_invalidated`, and the lookup echoed (`result_vertex`, `result_viewport`,
 //! `result_provoking`); `violation` (registered: capacity 0 or above 64, nothing is allocated).
 //!
-//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken.
-//! Stage A holds the lookup and compares its tag with all 64 entries; the raw match vector is
-//! registered into stage M together with the commit stage B made in that cycle (which the
-//! entries did not show yet). M applies that commit, then the one B makes in M's cycle, as it
-//! moves on to B: for the committing lookup's own tag, the entry its result names (its hit, or
-//! the entry it allocates; none after a provoking lookup that cannot allocate); for another
-//! tag, the matches less the entry its allocation overwrites (invalidation only concerns its
-//! own tag). A lookup therefore sees every earlier commit: those before its compare in the
+//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken
+//! (Latency: 4, unchanged by the PA-6 timing work). Stage A holds the lookup and compares its
+//! tag with all 64 entries; the raw match vector is registered into stage M together with the
+//! commit stage B made in that cycle (which the entries did not show yet) as two masks, the
+//! entries to keep and those to add, so that M applies it entry by entry with no select shared
+//! by all 64. M then applies the one B makes in M's cycle, as it moves on to B: for the
+//! committing lookup's own tag, the entry its result names (its hit, or the entry it
+//! allocates; none after a provoking lookup that cannot allocate); for another tag, the
+//! matches less the entry its allocation overwrites (invalidation only concerns its own tag).
+//! Whether A's and M's tags are B's is registered a cycle ahead, compared on the stages' next
+//! values. A lookup therefore sees every earlier commit: those before its compare in the
 //! entries, the two after it in the corrections. M also registers whether the vector is
-//! non-zero (`b_found`, an OR of the matches other than at the pointer and the match at the
-//! pointer unless B allocates now), so stage B decides from registers (allocate = provoking
-//! or not found), writes the tag through a one-hot copy of the allocation pointer (an entry's
-//! write enable is one AND), invalidates, advances the pointer and registers the result.
-//! Matches are one-hot by the invariant, so the slot is an OR-encode. Back-pressure on the
-//! result stalls the stages behind it; a second result slot lets B commit whenever it is
-//! empty (a registered condition).
+//! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
+//! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
+//! whether its commit left an entry, so that no select follows the 64-input ORs; stage B's
+//! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
+//! valid) are each one LUT of registers loaded with it. B writes the tag through a one-hot
+//! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
+//! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
+//! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
+//! lets B commit whenever it is empty (a registered condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
@@ -98,13 +103,14 @@ pub struct ProvokingVertexCache {
     m_provoking: DFF<Bit>,
     m_raw_lo: DFF<Bits<BANK_ENTRIES>>,
     m_raw_hi: DFF<Bits<BANK_ENTRIES>>,
-    /// The commit of the cycle M's compare was made in (not yet in `m_raw`): M's tag was
-    /// that lookup's (`p_same`, with the entry its result names), or the entry it allocated.
-    p_same: DFF<Bit>,
-    p_result_lo: DFF<Bits<BANK_ENTRIES>>,
-    p_result_hi: DFF<Bits<BANK_ENTRIES>>,
-    p_alloc_lo: DFF<Bits<BANK_ENTRIES>>,
-    p_alloc_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// The commit of the cycle M's compare was made in (not yet in `m_raw`), as two masks
+    /// applied entry by entry (`m_cur = m_raw & p_keep | p_add`): when M's tag was that
+    /// lookup's, keep none and add the entry its result names; otherwise keep all but the
+    /// entry it allocated and add none.
+    p_keep_lo: DFF<Bits<BANK_ENTRIES>>,
+    p_keep_hi: DFF<Bits<BANK_ENTRIES>>,
+    p_add_lo: DFF<Bits<BANK_ENTRIES>>,
+    p_add_hi: DFF<Bits<BANK_ENTRIES>>,
     /// M's matches after that commit.
     m_cur_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     m_cur_hi: Signal<Local, Bits<BANK_ENTRIES>>,
@@ -124,9 +130,22 @@ pub struct ProvokingVertexCache {
     b_provoking: DFF<Bit>,
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
-    /// Whether a valid entry holds stage B's tag (its match vector is not zero), registered
-    /// with it so that the allocation decision is one LUT from registers.
-    b_found: DFF<Bit>,
+    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as four
+    /// registers loaded with it: a match other than at the pointer of M's cycle, the match at
+    /// that pointer, whether that entry was overwritten in M's cycle (all three 0 for B's own
+    /// tag), and for B's own tag whether its commit left an entry (`b_found = b_found_same |
+    /// b_found_excl | b_found_at & !b_at_taken`, one LUT from registers).
+    b_found_excl: DFF<Bit>,
+    b_found_at: DFF<Bit>,
+    b_at_taken: DFF<Bit>,
+    b_found_same: DFF<Bit>,
+    b_found: Signal<Local, Bit>,
+    /// B's allocation condition in the same form, loaded with it: allocates whatever it
+    /// finds (provoking, the capacity valid), allocates unless the three `b_found_*` ORs find
+    /// (the capacity valid, B's own tag's commit left no entry), so that `alloc_now` is one
+    /// LUT of these and the commit.
+    b_alloc_forced: DFF<Bit>,
+    b_alloc_open: DFF<Bit>,
     /// The result on offer.
     r_valid: DFF<Bit>,
     r_result: DFF<CacheResult>,
@@ -159,6 +178,16 @@ pub struct ProvokingVertexCache {
     invalid_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     invalid_mask_hi: Signal<Local, Bits<BANK_ENTRIES>>,
     same_tag: Signal<Local, Bit>,
+    /// Whether stage A's and stage M's tags equal stage B's, registered: compared on the
+    /// stages' next values, so that no tag compare sits in front of the 64-bit masks.
+    a_same_b: DFF<Bit>,
+    m_same_b: DFF<Bit>,
+    a_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
+    a_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    m_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
+    m_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    b_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
+    b_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
     odd_entries: Constant<Bits<BANK_ENTRIES>>,
     entries_2_3: Constant<Bits<BANK_ENTRIES>>,
     entries_4_7: Constant<Bits<BANK_ENTRIES>>,
@@ -200,11 +229,10 @@ impl Default for ProvokingVertexCache {
             m_provoking: Default::default(),
             m_raw_lo: Default::default(),
             m_raw_hi: Default::default(),
-            p_same: Default::default(),
-            p_result_lo: Default::default(),
-            p_result_hi: Default::default(),
-            p_alloc_lo: Default::default(),
-            p_alloc_hi: Default::default(),
+            p_keep_lo: Default::default(),
+            p_keep_hi: Default::default(),
+            p_add_lo: Default::default(),
+            p_add_hi: Default::default(),
             m_cur_lo: Default::default(),
             m_cur_hi: Default::default(),
             m_free: Default::default(),
@@ -220,7 +248,13 @@ impl Default for ProvokingVertexCache {
             b_provoking: Default::default(),
             b_match_lo: Default::default(),
             b_match_hi: Default::default(),
+            b_found_excl: Default::default(),
+            b_found_at: Default::default(),
+            b_at_taken: Default::default(),
+            b_found_same: Default::default(),
             b_found: Default::default(),
+            b_alloc_forced: Default::default(),
+            b_alloc_open: Default::default(),
             r_valid: Default::default(),
             r_result: Default::default(),
             s_valid: Default::default(),
@@ -245,6 +279,14 @@ impl Default for ProvokingVertexCache {
             invalid_mask_lo: Default::default(),
             invalid_mask_hi: Default::default(),
             same_tag: Default::default(),
+            a_same_b: Default::default(),
+            m_same_b: Default::default(),
+            a_next_vertex: Default::default(),
+            a_next_viewport: Default::default(),
+            m_next_vertex: Default::default(),
+            m_next_viewport: Default::default(),
+            b_next_vertex: Default::default(),
+            b_next_viewport: Default::default(),
             odd_entries: Constant::new(bits::<BANK_ENTRIES>(0xAAAA_AAAA)),
             entries_2_3: Constant::new(bits::<BANK_ENTRIES>(0xCCCC_CCCC)),
             entries_4_7: Constant::new(bits::<BANK_ENTRIES>(0xF0F0_F0F0)),
@@ -272,18 +314,22 @@ impl Logic for ProvokingVertexCache {
             m_provoking,
             m_raw_lo,
             m_raw_hi,
-            p_same,
-            p_result_lo,
-            p_result_hi,
-            p_alloc_lo,
-            p_alloc_hi,
+            p_keep_lo,
+            p_keep_hi,
+            p_add_lo,
+            p_add_hi,
             b_valid,
             b_vertex,
             b_viewport,
             b_provoking,
             b_match_lo,
             b_match_hi,
-            b_found,
+            b_found_excl,
+            b_found_at,
+            b_at_taken,
+            b_found_same,
+            b_alloc_forced,
+            b_alloc_open,
             r_valid,
             r_result,
             s_valid,
@@ -291,7 +337,9 @@ impl Logic for ProvokingVertexCache {
             alloc_ptr,
             alloc_next,
             alloc_onehot_lo,
-            alloc_onehot_hi
+            alloc_onehot_hi,
+            a_same_b,
+            m_same_b
         );
         self.bank_lo.clock.next = self.clock.val();
         self.bank_hi.clock.next = self.clock.val();
@@ -309,7 +357,10 @@ impl Logic for ProvokingVertexCache {
         self.a_free.next = !self.a_valid.q.val() | self.m_free.val();
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
-        self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.q.val();
+        self.b_found.next = self.b_found_same.q.val()
+            | self.b_found_excl.q.val()
+            | (self.b_found_at.q.val() & !self.b_at_taken.q.val());
+        self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
         // One-hot match: each slot bit is an OR of the entries with that bit.
         self.slot_bit[0].next = bits::<SLOT_BITS>(0);
         if (self.b_match_lo.q.val() & self.odd_entries.val()).any()
@@ -352,8 +403,11 @@ impl Logic for ProvokingVertexCache {
             | self.slot_bit[4].val()
             | self.slot_bit[5].val();
         // Stage B's updates: allocate at the pointer, invalidate a shared provoking vertex.
-        self.alloc_now.next =
-            self.b_commit.val() & self.b_allocates.val() & !self.capacity_bad.q.val();
+        self.alloc_now.next = self.b_commit.val()
+            & (self.b_alloc_forced.q.val()
+                | (self.b_alloc_open.q.val()
+                    & !self.b_found_excl.q.val()
+                    & !(self.b_found_at.q.val() & !self.b_at_taken.q.val())));
         self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
         if self.alloc_now.val() {
@@ -393,12 +447,12 @@ impl Logic for ProvokingVertexCache {
             }
         }
         // The result.
-        self.b_outcome.next.hit = self.b_found.q.val() & !self.b_provoking.q.val();
+        self.b_outcome.next.hit = self.b_found.val() & !self.b_provoking.q.val();
         self.b_outcome.next.slot = self.b_hit_slot.val();
         if self.b_allocates.val() {
             self.b_outcome.next.slot = self.alloc_ptr.q.val();
         }
-        self.b_outcome.next.invalidated = self.b_found.q.val() & self.b_provoking.q.val();
+        self.b_outcome.next.invalidated = self.b_found.val() & self.b_provoking.q.val();
         self.b_outcome.next.vertex = self.b_vertex.q.val();
         self.b_outcome.next.viewport = self.b_viewport.q.val();
         self.b_outcome.next.provoking = self.b_provoking.q.val();
@@ -431,19 +485,15 @@ impl Logic for ProvokingVertexCache {
             self.b_result_hi.next = self.b_match_hi.q.val() | self.alloc_mask_hi.val();
         }
         self.b_result_found.next =
-            (self.b_found.q.val() & !self.b_provoking.q.val()) | self.alloc_now.val();
+            (self.b_found.val() & !self.b_provoking.q.val()) | self.alloc_now.val();
         // Stage M -> B: M's matches after the commit of its compare cycle (`m_cur`), corrected
         // for B's commit of this cycle (another tag: B's allocation may overwrite the entry
         // that holds it; B's invalidation concerns B's tag only).
-        self.same_mb.next = self.b_valid.q.val()
-            & (self.m_vertex.q.val() == self.b_vertex.q.val())
-            & (self.m_viewport.q.val() == self.b_viewport.q.val());
-        self.m_cur_lo.next = self.m_raw_lo.q.val() & !self.p_alloc_lo.q.val();
-        self.m_cur_hi.next = self.m_raw_hi.q.val() & !self.p_alloc_hi.q.val();
-        if self.p_same.q.val() {
-            self.m_cur_lo.next = self.p_result_lo.q.val();
-            self.m_cur_hi.next = self.p_result_hi.q.val();
-        }
+        self.same_mb.next = self.b_valid.q.val() & self.m_same_b.q.val();
+        self.m_cur_lo.next =
+            (self.m_raw_lo.q.val() & self.p_keep_lo.q.val()) | self.p_add_lo.q.val();
+        self.m_cur_hi.next =
+            (self.m_raw_hi.q.val() & self.p_keep_hi.q.val()) | self.p_add_hi.q.val();
         self.m_excl_any.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any()
             | (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
         self.m_at_ptr.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any()
@@ -455,20 +505,22 @@ impl Logic for ProvokingVertexCache {
             self.b_provoking.d.next = self.m_provoking.q.val();
             self.b_match_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
             self.b_match_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
-            self.b_found.d.next =
-                self.m_excl_any.val() | (self.m_at_ptr.val() & !self.alloc_now.val());
+            self.b_found_excl.d.next = self.m_excl_any.val() & !self.same_mb.val();
+            self.b_found_at.d.next = self.m_at_ptr.val() & !self.same_mb.val();
+            self.b_at_taken.d.next = self.alloc_now.val() & !self.same_mb.val();
+            self.b_found_same.d.next = self.b_result_found.val() & self.same_mb.val();
+            self.b_alloc_forced.d.next = self.m_provoking.q.val() & !self.capacity_bad.q.val();
+            self.b_alloc_open.d.next =
+                !self.capacity_bad.q.val() & !(self.b_result_found.val() & self.same_mb.val());
             // B's tag (B is valid, so it commits now).
             if self.same_mb.val() {
                 self.b_match_lo.d.next = self.b_result_lo.val();
                 self.b_match_hi.d.next = self.b_result_hi.val();
-                self.b_found.d.next = self.b_result_found.val();
             }
         }
         // Stage A -> M: compare with every entry, and keep B's commit of this cycle beside the
         // matches (`p_*`: zero masks when B does not commit); stage M applies it (`m_cur`).
-        self.same_tag.next = self.b_valid.q.val()
-            & (self.a_vertex.q.val() == self.b_vertex.q.val())
-            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        self.same_tag.next = self.b_valid.q.val() & self.a_same_b.q.val();
         if self.m_free.val() {
             self.m_valid.d.next = self.a_valid.q.val();
             self.m_vertex.d.next = self.a_vertex.q.val();
@@ -476,11 +528,16 @@ impl Logic for ProvokingVertexCache {
             self.m_provoking.d.next = self.a_provoking.q.val();
             self.m_raw_lo.d.next = self.bank_lo.probe_match.val();
             self.m_raw_hi.d.next = self.bank_hi.probe_match.val();
-            self.p_same.d.next = self.same_tag.val() & self.b_commit.val();
-            self.p_result_lo.d.next = self.b_result_lo.val();
-            self.p_result_hi.d.next = self.b_result_hi.val();
-            self.p_alloc_lo.d.next = self.alloc_mask_lo.val();
-            self.p_alloc_hi.d.next = self.alloc_mask_hi.val();
+            self.p_keep_lo.d.next = !self.alloc_mask_lo.val();
+            self.p_keep_hi.d.next = !self.alloc_mask_hi.val();
+            self.p_add_lo.d.next = bits::<BANK_ENTRIES>(0);
+            self.p_add_hi.d.next = bits::<BANK_ENTRIES>(0);
+            if self.same_tag.val() & self.b_commit.val() {
+                self.p_keep_lo.d.next = bits::<BANK_ENTRIES>(0);
+                self.p_keep_hi.d.next = bits::<BANK_ENTRIES>(0);
+                self.p_add_lo.d.next = self.b_result_lo.val();
+                self.p_add_hi.d.next = self.b_result_hi.val();
+            }
         }
         if self.a_free.val() {
             self.a_valid.d.next = self.lookup_valid.val();
@@ -488,6 +545,29 @@ impl Logic for ProvokingVertexCache {
             self.a_viewport.d.next = self.lookup_viewport.val();
             self.a_provoking.d.next = self.lookup_provoking.val();
         }
+        // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`).
+        self.a_next_vertex.next = self.a_vertex.q.val();
+        self.a_next_viewport.next = self.a_viewport.q.val();
+        if self.a_free.val() {
+            self.a_next_vertex.next = self.lookup_vertex.val();
+            self.a_next_viewport.next = self.lookup_viewport.val();
+        }
+        self.m_next_vertex.next = self.m_vertex.q.val();
+        self.m_next_viewport.next = self.m_viewport.q.val();
+        if self.m_free.val() {
+            self.m_next_vertex.next = self.a_vertex.q.val();
+            self.m_next_viewport.next = self.a_viewport.q.val();
+        }
+        self.b_next_vertex.next = self.b_vertex.q.val();
+        self.b_next_viewport.next = self.b_viewport.q.val();
+        if self.b_free.val() {
+            self.b_next_vertex.next = self.m_vertex.q.val();
+            self.b_next_viewport.next = self.m_viewport.q.val();
+        }
+        self.a_same_b.d.next = (self.a_next_vertex.val() == self.b_next_vertex.val())
+            & (self.a_next_viewport.val() == self.b_next_viewport.val());
+        self.m_same_b.d.next = (self.m_next_vertex.val() == self.b_next_vertex.val())
+            & (self.m_next_viewport.val() == self.b_next_viewport.val());
         self.result_valid.next = self.r_valid.q.val();
         self.result_hit.next = self.r_result.q.val().hit;
         self.result_slot.next = self.r_result.q.val().slot;
