@@ -52,7 +52,7 @@
 //! stop) in the next cycle, HEADER_FETCH, which then fetches nothing; a command header is decoded
 //! (and checked) as it arrives, so `exec_opcode`, `acquire_sem` and the semaphore read port show
 //! the new command from DECODE on. `watchdog_limit` is configuration: the host compares the
-//! waiting count with a registered `watchdog_limit` - 1. Outputs are decoded from registers.
+//! waiting count with a registered `watchdog_limit` - 1 (and `watchdog_limit` != 0, registered too). Outputs are decoded from registers.
 //! For timing (iCE40 >= 100 MHz), every read address is a register or a register chosen by
 //! the channel (the entry's address and the word after it are computed in the cycle before;
 //! each channel keeps its block address and the word after it), the per-channel adders work
@@ -164,6 +164,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     entry_addr_next: DFF<Bits<32>>,
     /// `watchdog_limit` - 1, registered (the limit is configuration).
     watchdog_last: DFF<Bits<32>>,
+    /// `watchdog_limit` != 0, registered like `watchdog_last`.
+    watchdog_on: DFF<Bit>,
     exec_pulse: DFF<Bit>,
     /// The served channel's entry is complete: `chan_advance` of that channel, one cycle after
     /// the last command (registered, so no combinational path leaves towards the rings).
@@ -299,6 +301,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             entry_addr_reg: Default::default(),
             entry_addr_next: Default::default(),
             watchdog_last: Default::default(),
+            watchdog_on: Default::default(),
             exec_pulse: Default::default(),
             advance_pulse: Default::default(),
             error_pulse: Default::default(),
@@ -383,6 +386,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             entry_addr_reg,
             entry_addr_next,
             watchdog_last,
+            watchdog_on,
             exec_pulse,
             error_pulse
         );
@@ -450,7 +454,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             // WQ-10 watchdog: counts while the channel's acquire waits, reports once.
             if self.chan_acquire_pending[i].q.val() & !self.chan_watchdog_fired[i].q.val() {
                 self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val() + bits::<32>(1);
-                if (self.watchdog_limit.val() != bits::<32>(0))
+                if self.watchdog_on.q.val()
                     & (self.chan_wait_cycles[i].q.val() == self.watchdog_last.q.val())
                 {
                     self.chan_watchdog_fired[i].d.next = true;
@@ -460,6 +464,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             }
         }
         self.watchdog_last.d.next = self.watchdog_limit.val() - bits::<32>(1);
+        self.watchdog_on.d.next = self.watchdog_limit.val() != bits::<32>(0);
         // The entry (WQ-9): word address from GET / GET_HI, length in words.
         self.entry_addr.next = self.cur_ring_base.val()
             + (bit_cast::<32, IDX_BITS>(self.cur_gp_get.val()) << bits::<32>(1));

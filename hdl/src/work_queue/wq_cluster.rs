@@ -18,7 +18,7 @@
 //! cycle `ready` rises.
 //! Ports: as the sub-blocks, plus `gp_get[c]`/`gp_put[c]` of both channels, `release_valid` (with
 //! `release_sem`, `release_value`: the host's release this cycle), `full[c]`, `fill[c]`, `soft_gp_put`,
-//! `shadow_gp_put` (for waves), `ready` (the semaphores are cleared and the host runs), `violation` (any sub-block's).
+//! `shadow_gp_put` (for waves), `ready` (the semaphores are cleared and the host runs), `violation` (any sub-block's, registered: one cycle after the sub-block's).
 //! Timing: the sub-blocks' (the host's command timing; an allocation answered 2 cycles after
 //! its request, one per cycle).
 use super::gp_fifo::GpFifo;
@@ -90,6 +90,7 @@ pub struct WqCluster<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS:
     semaphores: SemaphoreMemory<SEM_BITS>,
     /// The host is held in reset: during reset and the semaphores' clear sweep, registered.
     host_held: DFF<Bit>,
+    violation_reg: DFF<Bit>,
 }
 
 impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Default
@@ -166,6 +167,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize>
             allocator: SoftPutAllocator::with_form(form),
             semaphores: Default::default(),
             host_held: Default::default(),
+            violation_reg: Default::default(),
         }
     }
 }
@@ -266,10 +268,14 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         self.soft_gp_put.next = self.allocator.soft_gp_put.val();
         self.shadow_gp_put.next = self.allocator.shadow_gp_put.val();
         self.ready.next = !self.host_held.q.val() & !self.reset.val();
-        self.violation.next = self.cpu_ring.violation.val()
+        // Registered: the sub-blocks' checks are combinational on their inputs.
+        self.violation_reg.clock.next = self.clock.val();
+        self.violation_reg.d.next = (self.cpu_ring.violation.val()
             | self.gpu_ring.violation.val()
             | self.allocator.violation.val()
             | self.semaphores.violation.val()
-            | self.host.violation.val();
+            | self.host.violation.val())
+            & !self.reset.val();
+        self.violation.next = self.violation_reg.q.val();
     }
 }
