@@ -144,7 +144,18 @@ pub struct TilingUnit {
     walk_next_tile: Signal<Local, Bits<TILE_BITS>>,
     /// The next 32-tile group's word of `tile_nonempty` (loaded every cycle).
     walk_next_word: DFF<Bits<32>>,
-    walk_next_group: Signal<Local, Bits<3>>,
+    /// The group (32-tile word) after `walk_tile`'s, kept with `walk_tile`.
+    walk_next_group: DFF<Bits<3>>,
+    /// The list's head and tail words read at the walk tile (and the tail read for binning),
+    /// registered raw (on ECP5 they become the block RAMs' output registers).
+    head_raw: DFF<Bits<ENTRY_BITS>>,
+    tail_raw: DFF<Bits<ENTRY_BITS>>,
+    /// Binning, third cycle: the entry is written as the next entry of its tile's old tail
+    /// (`tail_raw`, or the entry linked just before it in the same tile).
+    next_link_valid: DFF<Bit>,
+    next_link_entry: DFF<Bits<ENTRY_BITS>>,
+    next_link_bypass: DFF<Bit>,
+    next_link_bypass_tail: DFF<Bits<ENTRY_BITS>>,
     group_last: Constant<Bits<5>>,
     round_next: Signal<Local, Bits<8>>,
     tiles_low: Signal<Local, Bits<TILE_BITS>>,
@@ -156,6 +167,14 @@ pub struct TilingUnit {
     emit_taken: Signal<Local, Bit>,
     entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
     clear_walk_bit: Signal<Local, Bit>,
+    /// The walk tile's `tile_nonempty` bit is cleared one cycle after the walk decides it
+    /// (the decision fans out to one flip-flop here instead of 256): its word and bit.
+    clear_pending: DFF<Bit>,
+    clear_group: DFF<Bits<3>>,
+    clear_mask: DFF<Bits<32>>,
+    /// The walk tile's head is rewritten (the rest of its list waits for a later round) one
+    /// cycle after the walk decides it, from `walk_tile` and `cursor` (unchanged by then).
+    head_write_pending: DFF<Bit>,
     flush_done: Signal<Local, Bit>,
     word_index: [Constant<Bits<3>>; FLAG_WORDS],
     st_accept: Constant<Bits<4>>,
@@ -247,6 +266,12 @@ impl Default for TilingUnit {
             walk_next_tile: Default::default(),
             walk_next_word: Default::default(),
             walk_next_group: Default::default(),
+            head_raw: Default::default(),
+            tail_raw: Default::default(),
+            next_link_valid: Default::default(),
+            next_link_entry: Default::default(),
+            next_link_bypass: Default::default(),
+            next_link_bypass_tail: Default::default(),
             group_last: Constant::new(bits::<5>(31)),
             round_next: Default::default(),
             tiles_low: Default::default(),
@@ -258,6 +283,10 @@ impl Default for TilingUnit {
             emit_taken: Default::default(),
             entry_read_address: Default::default(),
             clear_walk_bit: Default::default(),
+            clear_pending: Default::default(),
+            clear_group: Default::default(),
+            clear_mask: Default::default(),
+            head_write_pending: Default::default(),
             flush_done: Default::default(),
             word_index: std::array::from_fn(|i| Constant::new(bits::<3>(i as u64))),
             st_accept: st(ST_ACCEPT),
@@ -321,7 +350,18 @@ impl Logic for TilingUnit {
             stage_item,
             stage_tile,
             stage_word,
-            stage_mask
+            stage_mask,
+            clear_pending,
+            clear_group,
+            clear_mask,
+            head_write_pending,
+            walk_next_group,
+            head_raw,
+            tail_raw,
+            next_link_valid,
+            next_link_entry,
+            next_link_bypass,
+            next_link_bypass_tail
         );
         clock!(
             self,
@@ -352,8 +392,10 @@ impl Logic for TilingUnit {
         self.tile_tail.read_address.next = self.stage_tile.q.val();
         self.tile_tail.write_address.next = self.link_tile.q.val();
         self.tile_tail.write_data.next = self.link_entry.q.val();
-        self.entry_next.write_address.next = self.tile_tail.read_data.val();
-        self.entry_next.write_data.next = self.link_entry.q.val();
+        self.entry_next.write_address.next = self.tail_raw.q.val();
+        self.entry_next.write_data.next = self.next_link_entry.q.val();
+        self.head_raw.d.next = self.tile_head.read_data.val();
+        self.tail_raw.d.next = self.tile_tail.read_data.val();
         self.link_valid.d.next = false;
         self.emit_valid.next = false;
         self.emit_item.next = self.stage_item.q.val();
@@ -432,11 +474,17 @@ impl Logic for TilingUnit {
         // Binning, second cycle: the entry becomes its tile's tail.
         if self.link_valid.q.val() {
             self.tile_tail.write_enable.next = true;
-            if !self.link_first.q.val() {
-                self.entry_next.write_enable.next = true;
-                if self.link_bypass.q.val() {
-                    self.entry_next.write_address.next = self.link_bypass_tail.q.val();
-                }
+        }
+        // Binning, third cycle: the old tail's next pointer (the tail word read for the
+        // entry, registered raw, unless the entry linked just before it had the same tile).
+        self.next_link_valid.d.next = self.link_valid.q.val() & !self.link_first.q.val();
+        self.next_link_entry.d.next = self.link_entry.q.val();
+        self.next_link_bypass.d.next = self.link_bypass.q.val();
+        self.next_link_bypass_tail.d.next = self.link_bypass_tail.q.val();
+        if self.next_link_valid.q.val() {
+            self.entry_next.write_enable.next = true;
+            if self.next_link_bypass.q.val() {
+                self.entry_next.write_address.next = self.next_link_bypass_tail.q.val();
             }
         }
         // The flush walk.
@@ -449,10 +497,9 @@ impl Logic for TilingUnit {
         }
         self.round_next.next = self.round.q.val() + bits::<8>(1);
         self.walk_next_tile.next = self.walk_tile.q.val() + bits::<TILE_BITS>(1);
-        self.walk_next_group.next = self.walk_tile.q.val().get_bits::<3>(5) + bits::<3>(1);
         self.walk_next_word.d.next = self.tile_nonempty[0].q.val();
         for w in 0..FLAG_WORDS {
-            if self.walk_next_group.val() == self.word_index[w].val() {
+            if self.walk_next_group.q.val() == self.word_index[w].val() {
                 self.walk_next_word.d.next = self.tile_nonempty[w].q.val();
             }
         }
@@ -466,6 +513,7 @@ impl Logic for TilingUnit {
         if self.state.q.val() == self.st_flush_start.val() {
             self.round.d.next = bits::<8>(1);
             self.walk_tile.d.next = bits::<TILE_BITS>(0);
+            self.walk_next_group.d.next = bits::<3>(1);
             self.walk_word.d.next = self.tile_nonempty[0].q.val();
             self.at_last_tile.d.next = !self.last_tile.val().any();
             self.last_round.d.next = self.rounds.val() == bits::<8>(1);
@@ -489,15 +537,16 @@ impl Logic for TilingUnit {
             }
         }
         if self.state.q.val() == self.st_tile_read.val() {
-            // The list's head and tail words go straight into registers (no logic after the
-            // block RAMs); the next state compares them and addresses the first entry.
-            self.cursor.d.next = self.tile_head.read_data.val();
-            self.walk_tail.d.next = self.tile_tail.read_data.val();
+            // The list's head and tail words go straight into registers (`head_raw`,
+            // `tail_raw`: no logic after the block RAMs); the next state compares them and
+            // addresses the first entry.
             self.state.d.next = self.st_tile_load.val();
         }
         if self.state.q.val() == self.st_tile_load.val() {
-            self.at_walk_tail.d.next = self.cursor.q.val() == self.walk_tail.q.val();
-            self.entry_read_address.next = self.cursor.q.val();
+            self.cursor.d.next = self.head_raw.q.val();
+            self.walk_tail.d.next = self.tail_raw.q.val();
+            self.at_walk_tail.d.next = self.head_raw.q.val() == self.tail_raw.q.val();
+            self.entry_read_address.next = self.head_raw.q.val();
             self.state.d.next = self.st_walk_fetch.val();
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
@@ -506,7 +555,13 @@ impl Logic for TilingUnit {
             self.cur_next.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
         }
+        self.head_write_pending.d.next = false;
         if self.state.q.val() == self.st_walk.val() {
+            // The next entry is read whatever the decision (its data is used only when the
+            // walk goes on to it), so the RAMs' read address does not wait for the decision.
+            if !self.at_walk_tail.q.val() {
+                self.entry_read_address.next = self.cur_next.q.val();
+            }
             if self.entry_in_phase.val() {
                 self.emit_valid.next = true;
                 self.emit_item.next.kind = self.kind_prim.val();
@@ -523,17 +578,20 @@ impl Logic for TilingUnit {
                     } else {
                         self.cursor.d.next = self.cur_next.q.val();
                         self.at_walk_tail.d.next = self.cur_next.q.val() == self.walk_tail.q.val();
-                        self.entry_read_address.next = self.cur_next.q.val();
                         self.state.d.next = self.st_walk_fetch.val();
                     }
                 }
             } else {
-                // The rest of the list waits for a later round.
-                self.tile_head.write_enable.next = true;
-                self.tile_head.write_address.next = self.walk_tile.q.val();
-                self.tile_head.write_data.next = self.cursor.q.val();
+                // The rest of the list waits for a later round (its head is written in the
+                // barrier state that follows).
+                self.head_write_pending.d.next = true;
                 self.state.d.next = self.st_barrier.val();
             }
+        }
+        if self.head_write_pending.q.val() {
+            self.tile_head.write_enable.next = true;
+            self.tile_head.write_address.next = self.walk_tile.q.val();
+            self.tile_head.write_data.next = self.cursor.q.val();
         }
         if self.state.q.val() == self.st_barrier.val() {
             self.emit_valid.next = true;
@@ -554,12 +612,18 @@ impl Logic for TilingUnit {
             self.walk_word.d.next = self.walk_word.q.val() >> bits::<32>(1);
             if self.walk_tile.q.val().get_bits::<5>(0) == self.group_last.val() {
                 self.walk_word.d.next = self.walk_next_word.q.val();
+                self.walk_next_group.d.next = self.walk_next_group.q.val() + bits::<3>(1);
             }
             self.at_last_tile.d.next = self.walk_next_tile.val() == self.last_tile.val();
             self.state.d.next = self.st_tile_start.val();
             if self.at_last_tile.q.val() {
                 self.walk_tile.d.next = bits::<TILE_BITS>(0);
+                self.walk_next_group.d.next = bits::<3>(1);
                 self.walk_word.d.next = self.tile_nonempty[0].q.val();
+                // A clear still pending in word 0 (the walk tile's, decided last cycle).
+                if self.clear_pending.q.val() & !self.clear_group.q.val().any() {
+                    self.walk_word.d.next = self.tile_nonempty[0].q.val() & !self.clear_mask.q.val();
+                }
                 self.at_last_tile.d.next = !self.last_tile.val().any();
                 self.round.d.next = self.round_next.val();
                 self.last_round.d.next = self.round_next.val() == self.rounds.val();
@@ -591,10 +655,15 @@ impl Logic for TilingUnit {
         }
         if self.clear_walk_bit.val() {
             self.walk_word.d.next = self.walk_word.q.val() & !bits::<32>(1);
+        }
+        self.clear_pending.d.next = self.clear_walk_bit.val();
+        self.clear_group.d.next = self.walk_tile.q.val().get_bits::<3>(5);
+        self.clear_mask.d.next = self.walk_mask.val();
+        if self.clear_pending.q.val() {
             for w in 0..FLAG_WORDS {
-                if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
+                if self.clear_group.q.val() == self.word_index[w].val() {
                     self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() & !self.walk_mask.val();
+                        self.tile_nonempty[w].q.val() & !self.clear_mask.q.val();
                 }
             }
         }
@@ -618,6 +687,7 @@ impl Logic for TilingUnit {
             & !self.bin_count.q.val().any()
             & !self.epochs.q.val().any()
             & !self.link_valid.q.val()
+            & !self.next_link_valid.q.val()
             & !self.stage_valid.q.val()
             & !self.out_valid_reg.q.val();
         self.violation.next = (self.take_input.val()
@@ -641,6 +711,9 @@ impl Logic for TilingUnit {
             self.epochs.d.next = bits::<8>(0);
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
+            self.next_link_valid.d.next = false;
+            self.clear_pending.d.next = false;
+            self.head_write_pending.d.next = false;
             self.out_valid_reg.d.next = false;
             self.stage_valid.d.next = false;
             for w in 0..FLAG_WORDS {
