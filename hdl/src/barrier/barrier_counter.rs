@@ -15,12 +15,17 @@
 //! token, or the arbiter saw a requester drop `valid`).
 //!
 //! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
-//! wait). Then one token per cycle in three stages: stage 0 takes the token and addresses its
-//! tile's count, stage 1 registers the block RAM's word as it is (no logic after the RAM) and
-//! whether the token ahead (in stage 2 now) or the one before it (whose write is at this edge,
-//! so the word read is undefined) has the same tile; stage 2 takes its count from the newest of
-//! those (the two tokens' written counts are registers by then), adds one and writes back or
-//! releases. A token taken in cycle t shows its release in cycle t+3.
+//! wait). Then one token per cycle in five stages: the arbiter's choice is registered (the
+//! input stage, so the block RAM's read address is a register); stage 0 addresses its tile's
+//! count; stage 1 registers the block RAM's word as it is (no logic after the RAM) and whether
+//! the token ahead (in stage 2 now), the one before it (in the write stage now) or the one
+//! before that (whose write is at this edge, so the word read is undefined) has the same tile;
+//! stage 2 takes its count from the newest of those (their written counts are registers by
+//! then), adds one and releases or registers the count to write; the write stage writes it
+//! into the block RAM from registers.
+//!
+//! Latency: a token taken in cycle t shows its release in cycle t+4 (t+3 before session 17,
+//! which added the input stage); still one token per cycle.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use crate::widgets::rr_arbiter::RrArbiter;
@@ -46,26 +51,36 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     tile_counts: BlockRam<Bits<4>, TILE_BITS>,
     clearing: DFF<Bit>,
     clear_tile: DFF<Bits<TILE_BITS>>,
+    /// Input stage: the token the arbiter granted last cycle (its tile is the read address).
+    in_valid: DFF<Bit>,
+    in_tiled: DFF<Bit>,
+    in_tile: DFF<Bits<TILE_BITS>>,
     /// Stage 1: the token whose count the block RAM reads (address given last cycle).
     read_valid: DFF<Bit>,
     read_tiled: DFF<Bit>,
     read_tile: DFF<Bits<TILE_BITS>>,
     /// Stage 2: the token being counted, with the word read for its tile and whether the
-    /// token ahead of it (`bypass_last`) or the one before that (`bypass_older`) counted the
-    /// same tile: their written counts, not the word, are its count before it.
+    /// token ahead of it (`bypass_last`), the one before that (`bypass_older`) or the one
+    /// before that (`bypass_oldest`) counted the same tile: the newest one's written count, not
+    /// the word, is its count before it.
     count_valid: DFF<Bit>,
     count_tiled: DFF<Bit>,
     count_tile: DFF<Bits<TILE_BITS>>,
     count_raw: DFF<Bits<4>>,
     bypass_last: DFF<Bit>,
     bypass_older: DFF<Bit>,
-    /// `written_count` one cycle later (the count of the token two ahead).
-    written_older_count: DFF<Bits<4>>,
+    bypass_oldest: DFF<Bit>,
+    /// Write stage: the count stage 2 decided last cycle, written into the block RAM now.
+    wr_valid: DFF<Bit>,
+    wr_tile: DFF<Bits<TILE_BITS>>,
+    wr_count: DFF<Bits<4>>,
     /// The count written at the last clock edge (its tile and value): a read of that tile in
     /// the same edge returns an undefined word, so the token that read it takes this value.
     written_valid: DFF<Bit>,
     written_tile: DFF<Bits<TILE_BITS>>,
     written_count: DFF<Bits<4>>,
+    /// `written_count` one cycle later.
+    written_older_count: DFF<Bits<4>>,
     nontiled_count: DFF<Bits<4>>,
     release_valid_reg: DFF<Bit>,
     release_tiled_reg: DFF<Bit>,
@@ -112,6 +127,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             tile_counts: Default::default(),
             clearing: Default::default(),
             clear_tile: Default::default(),
+            in_valid: Default::default(),
+            in_tiled: Default::default(),
+            in_tile: Default::default(),
             read_valid: Default::default(),
             read_tiled: Default::default(),
             read_tile: Default::default(),
@@ -121,6 +139,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             count_raw: Default::default(),
             bypass_last: Default::default(),
             bypass_older: Default::default(),
+            bypass_oldest: Default::default(),
+            wr_valid: Default::default(),
+            wr_tile: Default::default(),
+            wr_count: Default::default(),
             written_older_count: Default::default(),
             written_valid: Default::default(),
             written_tile: Default::default(),
@@ -150,6 +172,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             clock,
             clearing,
             clear_tile,
+            in_valid,
+            in_tiled,
+            in_tile,
             read_valid,
             read_tiled,
             read_tile,
@@ -159,6 +184,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             count_raw,
             bypass_last,
             bypass_older,
+            bypass_oldest,
+            wr_valid,
+            wr_tile,
+            wr_count,
             written_older_count,
             written_valid,
             written_tile,
@@ -180,11 +209,14 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.token_source.next = self.arbiter.grant_source.val();
         // Stage 2: count the token; write its tile's count back, or release.
         self.count_old.next = self.count_raw.q.val();
-        if self.bypass_older.q.val() {
+        if self.bypass_oldest.q.val() {
             self.count_old.next = self.written_older_count.q.val();
         }
-        if self.bypass_last.q.val() {
+        if self.bypass_older.q.val() {
             self.count_old.next = self.written_count.q.val();
+        }
+        if self.bypass_last.q.val() {
+            self.count_old.next = self.wr_count.q.val();
         }
         if !self.count_tiled.q.val() {
             self.count_old.next = self.nontiled_count.q.val();
@@ -198,33 +230,43 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.release_valid_reg.d.next = self.count_valid.q.val() & self.count_reached.val();
         self.release_tiled_reg.d.next = self.count_tiled.q.val();
         self.release_tile_reg.d.next = self.count_tile.q.val();
-        self.tile_counts.write_address.next = self.count_tile.q.val();
-        self.tile_counts.write_data.next = self.count_written.val();
-        self.tile_counts.write_enable.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        self.wr_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        self.wr_tile.d.next = self.count_tile.q.val();
+        self.wr_count.d.next = self.count_written.val();
         if self.count_valid.q.val() & !self.count_tiled.q.val() {
             self.nontiled_count.d.next = self.count_written.val();
         }
-        self.written_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
-        self.written_tile.d.next = self.count_tile.q.val();
-        self.written_count.d.next = self.count_written.val();
+        // Write stage: the count decided last cycle goes into the block RAM from registers.
+        self.tile_counts.write_address.next = self.wr_tile.q.val();
+        self.tile_counts.write_data.next = self.wr_count.q.val();
+        self.tile_counts.write_enable.next = self.wr_valid.q.val();
+        self.written_valid.d.next = self.wr_valid.q.val();
+        self.written_tile.d.next = self.wr_tile.q.val();
+        self.written_count.d.next = self.wr_count.q.val();
         // Stage 1: the word read for the next token, and which token ahead counted its tile.
         self.count_raw.d.next = self.tile_counts.read_data.val();
         self.bypass_last.d.next = self.count_valid.q.val()
             & self.count_tiled.q.val()
             & (self.count_tile.q.val() == self.read_tile.q.val());
         self.bypass_older.d.next =
+            self.wr_valid.q.val() & (self.wr_tile.q.val() == self.read_tile.q.val());
+        self.bypass_oldest.d.next =
             self.written_valid.q.val() & (self.written_tile.q.val() == self.read_tile.q.val());
         self.written_older_count.d.next = self.written_count.q.val();
         self.count_valid.d.next = self.read_valid.q.val();
         self.count_tiled.d.next = self.read_tiled.q.val();
         self.count_tile.d.next = self.read_tile.q.val();
-        // Stage 0: take the next token (none during the clear sweep) and read its count.
+        // Stage 0: read the count of the token in the input stage.
+        self.tile_counts.read_address.next = self.in_tile.q.val();
+        self.read_valid.d.next = self.in_valid.q.val();
+        self.read_tiled.d.next = self.in_tiled.q.val();
+        self.read_tile.d.next = self.in_tile.q.val();
+        // Input stage: take the next token (none during the clear sweep).
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();
-        self.tile_counts.read_address.next = self.grant_tile.val();
-        self.read_valid.d.next = self.take_token.val();
-        self.read_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
-        self.read_tile.d.next = self.grant_tile.val();
+        self.in_valid.d.next = self.take_token.val();
+        self.in_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
+        self.in_tile.d.next = self.grant_tile.val();
         // The clear sweep after reset.
         if self.clearing.q.val() {
             self.tile_counts.write_address.next = self.clear_tile.q.val();
@@ -244,8 +286,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_tile.d.next = bits::<TILE_BITS>(0);
+            self.in_valid.d.next = false;
             self.read_valid.d.next = false;
             self.count_valid.d.next = false;
+            self.wr_valid.d.next = false;
             self.written_valid.d.next = false;
             self.nontiled_count.d.next = bits::<4>(0);
             self.release_valid_reg.d.next = false;

@@ -129,6 +129,10 @@ pub struct TilingUnit {
     /// on the walk decision); kept to rewrite the list's head when the rest waits.
     cur_epoch: DFF<Bits<8>>,
     at_walk_tail: DFF<Bit>,
+    /// `bin_count + 1` and `bin_count + 2`, kept with `bin_count` (no adder in front of the
+    /// `bin_last` compare).
+    bin_count_plus1: DFF<Bits<9>>,
+    bin_count_plus2: DFF<Bits<9>>,
     /// Binning one more entry fills the bin (`bin_count + 1 == bin_capacity`).
     bin_last: DFF<Bit>,
     /// The entry after `cursor` (low byte) and its epoch (high byte), raw from the block RAM.
@@ -241,6 +245,8 @@ impl Default for TilingUnit {
             tile_nonempty: std::array::from_fn(|_| Default::default()),
             state: Default::default(),
             bin_count: Default::default(),
+            bin_count_plus1: Default::default(),
+            bin_count_plus2: Default::default(),
             epochs: Default::default(),
             flush_reason_reg: Default::default(),
             link_valid: Default::default(),
@@ -338,6 +344,8 @@ impl Logic for TilingUnit {
             clock,
             state,
             bin_count,
+            bin_count_plus1,
+            bin_count_plus2,
             epochs,
             flush_reason_reg,
             link_valid,
@@ -432,6 +440,8 @@ impl Logic for TilingUnit {
         if self.take_prim.val() {
             self.entry_prim.write_enable.next = true;
             self.bin_count.d.next = self.count_next.val();
+            self.bin_count_plus1.d.next = self.bin_count_plus2.q.val();
+            self.bin_count_plus2.d.next = self.bin_count_plus2.q.val() + bits::<9>(1);
             self.link_valid.d.next = true;
             for w in 0..FLAG_WORDS {
                 if self.stage_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
@@ -671,6 +681,8 @@ impl Logic for TilingUnit {
                 self.flush_done.next = true;
                 self.state.d.next = self.st_accept.val();
                 self.bin_count.d.next = bits::<9>(0);
+                self.bin_count_plus1.d.next = bits::<9>(1);
+                self.bin_count_plus2.d.next = bits::<9>(2);
                 self.epochs.d.next = bits::<8>(0);
                 // Every list is empty again: the staged item's tile too.
                 self.stage_word.d.next = bits::<32>(0);
@@ -721,10 +733,9 @@ impl Logic for TilingUnit {
             | (self.tiles.val() == bits::<9>(0))
             | (self.tiles.val().get_bit(8) & self.tiles_low.val().any());
         // `bin_last` follows `bin_count` (and `bin_capacity`, one cycle later).
-        self.bin_last.d.next = self.count_next.val() == self.bin_capacity.val();
+        self.bin_last.d.next = self.bin_count_plus1.q.val() == self.bin_capacity.val();
         if self.take_prim.val() {
-            self.bin_last.d.next =
-                (self.count_next.val() + bits::<9>(1)) == self.bin_capacity.val();
+            self.bin_last.d.next = self.bin_count_plus2.q.val() == self.bin_capacity.val();
         }
         if self.flush_done.val() {
             self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
@@ -733,6 +744,8 @@ impl Logic for TilingUnit {
             self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
             self.state.d.next = self.st_accept.val();
             self.bin_count.d.next = bits::<9>(0);
+            self.bin_count_plus1.d.next = bits::<9>(1);
+            self.bin_count_plus2.d.next = bits::<9>(2);
             self.epochs.d.next = bits::<8>(0);
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
