@@ -15,12 +15,20 @@
 //! token, or the arbiter saw a requester drop `valid`).
 //!
 //! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
-//! wait). Then one token per cycle in three stages: stage 0 takes the token and addresses its
-//! tile's count, stage 1 registers the block RAM's word as it is (no logic after the RAM) and
-//! whether the token ahead (in stage 2 now) or the one before it (whose write is at this edge,
-//! so the word read is undefined) has the same tile; stage 2 takes its count from the newest of
-//! those (the two tokens' written counts are registers by then), adds one and writes back or
-//! releases. A token taken in cycle t shows its release in cycle t+3.
+//! wait). Then one token per cycle in five stages: the arbiter's choice is registered (the
+//! input stage, so the block RAM's read address is a register); stage 0 addresses its tile's
+//! count; stage 1 registers the block RAM's word as it is (no logic after the RAM) and whether
+//! the token ahead (in stage 2 now), the one before it (in the write stage now) or the one
+//! before that (whose write is at this edge, so the word read is undefined) has the same tile;
+//! stage 2 takes its count from the newest of those, adds one and releases or registers the
+//! count to write; the write stage writes it into the block RAM from registers. Every count
+//! register also keeps its successor (`+ 1`, 0 at `PIPES`: `*_next`), so stage 2 adds one
+//! only to the RAM's word, through a 16-entry table (one LUT per bit, no carry chain), and
+//! picks the result with one-hot selects registered in stage 1 (the two older tokens' counts
+//! already merged into one register there).
+//!
+//! Latency: a token taken in cycle t shows its release in cycle t+4 (t+3 before session 17,
+//! which added the input stage); still one token per cycle.
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use crate::widgets::rr_arbiter::RrArbiter;
@@ -46,37 +54,62 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     tile_counts: BlockRam<Bits<4>, TILE_BITS>,
     clearing: DFF<Bit>,
     clear_tile: DFF<Bits<TILE_BITS>>,
+    /// Input stage: the token the arbiter granted last cycle (its tile is the read address).
+    in_valid: DFF<Bit>,
+    in_tiled: DFF<Bit>,
+    in_tile: DFF<Bits<TILE_BITS>>,
     /// Stage 1: the token whose count the block RAM reads (address given last cycle).
     read_valid: DFF<Bit>,
     read_tiled: DFF<Bit>,
     read_tile: DFF<Bits<TILE_BITS>>,
-    /// Stage 2: the token being counted, with the word read for its tile and whether the
-    /// token ahead of it (`bypass_last`) or the one before that (`bypass_older`) counted the
-    /// same tile: their written counts, not the word, are its count before it.
+    /// Stage 2: the token being counted, with the word read for its tile and one-hot selects
+    /// of where its new count comes from: the word plus one (`sel_raw`), the token ahead of it
+    /// (`sel_last`: it counted the same tile), one of the two before that (`sel_alt`, their
+    /// successor merged into `alt_next` in stage 1), the non-tiled count (`sel_nontiled`).
     count_valid: DFF<Bit>,
     count_tiled: DFF<Bit>,
     count_tile: DFF<Bits<TILE_BITS>>,
     count_raw: DFF<Bits<4>>,
-    bypass_last: DFF<Bit>,
-    bypass_older: DFF<Bit>,
-    /// `written_count` one cycle later (the count of the token two ahead).
-    written_older_count: DFF<Bits<4>>,
-    /// The count written at the last clock edge (its tile and value): a read of that tile in
-    /// the same edge returns an undefined word, so the token that read it takes this value.
+    sel_raw: DFF<Bit>,
+    sel_last: DFF<Bit>,
+    sel_alt: DFF<Bit>,
+    sel_nontiled: DFF<Bit>,
+    alt_next: DFF<Bits<4>>,
+    /// Write stage: the count stage 2 decided last cycle (written into the block RAM now) and
+    /// its successor.
+    wr_valid: DFF<Bit>,
+    wr_tile: DFF<Bits<TILE_BITS>>,
+    wr_count: DFF<Bits<4>>,
+    wr_next: DFF<Bits<4>>,
+    /// The count written at the last clock edge (its tile and successor): a read of that tile
+    /// in the same edge returns an undefined word, so the token that read it takes this value.
     written_valid: DFF<Bit>,
     written_tile: DFF<Bits<TILE_BITS>>,
-    written_count: DFF<Bits<4>>,
-    nontiled_count: DFF<Bits<4>>,
+    written_next: DFF<Bits<4>>,
+    /// The successor of the non-tiled count.
+    nontiled_next: DFF<Bits<4>>,
     release_valid_reg: DFF<Bit>,
     release_tiled_reg: DFF<Bit>,
     release_tile_reg: DFF<Bits<TILE_BITS>>,
-    /// This cycle's count of the counted token, before and after adding it.
-    count_old: Signal<Local, Bits<4>>,
-    count_new: Signal<Local, Bits<4>>,
+    /// This cycle's new count of the counted token and its successor.
     count_written: Signal<Local, Bits<4>>,
+    count_written_next: Signal<Local, Bits<4>>,
     count_reached: Signal<Local, Bit>,
+    /// The new count from a register source (`sel_last`, `sel_alt`, `sel_nontiled`).
+    other_written: Signal<Local, Bits<4>>,
+    other_written_next: Signal<Local, Bits<4>>,
+    raw_written: Signal<Local, Bits<4>>,
+    raw_written_next: Signal<Local, Bits<4>>,
+    /// Stage 1's view of the tokens ahead (same tile as the token read).
+    hit_last: Signal<Local, Bit>,
+    hit_older: Signal<Local, Bit>,
+    hit_oldest: Signal<Local, Bit>,
+    /// `count_index[k]` = k; `count_succ[k]` = (k + 1) mod `PIPES`; `count_succ2[k]` = (k + 2)
+    /// mod `PIPES` (for k < `PIPES`; 0 otherwise).
+    count_index: [Constant<Bits<4>>; 16],
+    count_succ: [Constant<Bits<4>>; 16],
+    count_succ2: [Constant<Bits<4>>; 16],
     take_token: Signal<Local, Bit>,
-    pipes_count: Constant<Bits<4>>,
     last_tile: Constant<Bits<TILE_BITS>>,
     kind_prim: Constant<Bits<2>>,
     kind_tiled: Constant<Bits<2>>,
@@ -112,6 +145,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             tile_counts: Default::default(),
             clearing: Default::default(),
             clear_tile: Default::default(),
+            in_valid: Default::default(),
+            in_tiled: Default::default(),
+            in_tile: Default::default(),
             read_valid: Default::default(),
             read_tiled: Default::default(),
             read_tile: Default::default(),
@@ -119,26 +155,49 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             count_tiled: Default::default(),
             count_tile: Default::default(),
             count_raw: Default::default(),
-            bypass_last: Default::default(),
-            bypass_older: Default::default(),
-            written_older_count: Default::default(),
+            sel_raw: Default::default(),
+            sel_last: Default::default(),
+            sel_alt: Default::default(),
+            sel_nontiled: Default::default(),
+            alt_next: Default::default(),
+            wr_valid: Default::default(),
+            wr_tile: Default::default(),
+            wr_count: Default::default(),
+            wr_next: Default::default(),
             written_valid: Default::default(),
             written_tile: Default::default(),
-            written_count: Default::default(),
-            nontiled_count: Default::default(),
+            written_next: Default::default(),
+            nontiled_next: Default::default(),
             release_valid_reg: Default::default(),
             release_tiled_reg: Default::default(),
             release_tile_reg: Default::default(),
-            count_old: Default::default(),
-            count_new: Default::default(),
             count_written: Default::default(),
+            count_written_next: Default::default(),
             count_reached: Default::default(),
+            other_written: Default::default(),
+            other_written_next: Default::default(),
+            raw_written: Default::default(),
+            raw_written_next: Default::default(),
+            hit_last: Default::default(),
+            hit_older: Default::default(),
+            hit_oldest: Default::default(),
+            count_index: std::array::from_fn(|k| Constant::new(bits::<4>(k as u64))),
+            count_succ: std::array::from_fn(|k| Constant::new(bits::<4>(succ(k, 1, PIPES)))),
+            count_succ2: std::array::from_fn(|k| Constant::new(bits::<4>(succ(k, 2, PIPES)))),
             take_token: Default::default(),
-            pipes_count: Constant::new(bits::<4>(PIPES as u64)),
             last_tile: Constant::new(bits::<TILE_BITS>((MAX_TILES - 1) as u64)),
             kind_prim: Constant::new(bits::<2>(KIND_PRIM)),
             kind_tiled: Constant::new(bits::<2>(KIND_TILED_BARRIER)),
         }
+    }
+}
+
+/// (k + step) mod `pipes` for a count k < `pipes`; 0 for a word no count reaches.
+fn succ(k: usize, step: usize, pipes: usize) -> u64 {
+    if k < pipes {
+        ((k + step) % pipes) as u64
+    } else {
+        0
     }
 }
 
@@ -150,6 +209,9 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             clock,
             clearing,
             clear_tile,
+            in_valid,
+            in_tiled,
+            in_tile,
             read_valid,
             read_tiled,
             read_tile,
@@ -157,13 +219,19 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             count_tiled,
             count_tile,
             count_raw,
-            bypass_last,
-            bypass_older,
-            written_older_count,
+            sel_raw,
+            sel_last,
+            sel_alt,
+            sel_nontiled,
+            alt_next,
+            wr_valid,
+            wr_tile,
+            wr_count,
+            wr_next,
             written_valid,
             written_tile,
-            written_count,
-            nontiled_count,
+            written_next,
+            nontiled_next,
             release_valid_reg,
             release_tiled_reg,
             release_tile_reg
@@ -178,53 +246,94 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.grant_kind.next = self.arbiter.grant_data.val().kind;
         self.grant_tile.next = self.arbiter.grant_data.val().tile;
         self.token_source.next = self.arbiter.grant_source.val();
-        // Stage 2: count the token; write its tile's count back, or release.
-        self.count_old.next = self.count_raw.q.val();
-        if self.bypass_older.q.val() {
-            self.count_old.next = self.written_older_count.q.val();
+        // Stage 2: count the token; register its new count for the write, or release.
+        self.raw_written.next = bits::<4>(0);
+        self.raw_written_next.next = bits::<4>(0);
+        for k in 0..16 {
+            if self.count_raw.q.val() == self.count_index[k].val() {
+                self.raw_written.next = self.count_succ[k].val();
+                self.raw_written_next.next = self.count_succ2[k].val();
+            }
         }
-        if self.bypass_last.q.val() {
-            self.count_old.next = self.written_count.q.val();
+        self.other_written.next = bits::<4>(0);
+        if self.sel_last.q.val() {
+            self.other_written.next = self.wr_next.q.val();
         }
-        if !self.count_tiled.q.val() {
-            self.count_old.next = self.nontiled_count.q.val();
+        if self.sel_alt.q.val() {
+            self.other_written.next = self.alt_next.q.val();
         }
-        self.count_new.next = self.count_old.val() + bits::<4>(1);
-        self.count_reached.next = self.count_new.val() == self.pipes_count.val();
-        self.count_written.next = self.count_new.val();
-        if self.count_reached.val() {
-            self.count_written.next = bits::<4>(0);
+        if self.sel_nontiled.q.val() {
+            self.other_written.next = self.nontiled_next.q.val();
         }
+        self.other_written_next.next = bits::<4>(0);
+        for k in 0..16 {
+            if self.other_written.val() == self.count_index[k].val() {
+                self.other_written_next.next = self.count_succ[k].val();
+            }
+        }
+        self.count_written.next = self.other_written.val();
+        self.count_written_next.next = self.other_written_next.val();
+        if self.sel_raw.q.val() {
+            self.count_written.next = self.raw_written.val();
+            self.count_written_next.next = self.raw_written_next.val();
+        }
+        // The count went back to 0: it reached `PIPES`.
+        self.count_reached.next = !self.count_written.val().any();
         self.release_valid_reg.d.next = self.count_valid.q.val() & self.count_reached.val();
         self.release_tiled_reg.d.next = self.count_tiled.q.val();
         self.release_tile_reg.d.next = self.count_tile.q.val();
-        self.tile_counts.write_address.next = self.count_tile.q.val();
-        self.tile_counts.write_data.next = self.count_written.val();
-        self.tile_counts.write_enable.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        self.wr_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
+        self.wr_tile.d.next = self.count_tile.q.val();
+        self.wr_count.d.next = self.count_written.val();
+        self.wr_next.d.next = self.count_written_next.val();
         if self.count_valid.q.val() & !self.count_tiled.q.val() {
-            self.nontiled_count.d.next = self.count_written.val();
+            self.nontiled_next.d.next = self.count_written_next.val();
         }
-        self.written_valid.d.next = self.count_valid.q.val() & self.count_tiled.q.val();
-        self.written_tile.d.next = self.count_tile.q.val();
-        self.written_count.d.next = self.count_written.val();
-        // Stage 1: the word read for the next token, and which token ahead counted its tile.
+        // Write stage: the count decided last cycle goes into the block RAM from registers.
+        self.tile_counts.write_address.next = self.wr_tile.q.val();
+        self.tile_counts.write_data.next = self.wr_count.q.val();
+        self.tile_counts.write_enable.next = self.wr_valid.q.val();
+        self.written_valid.d.next = self.wr_valid.q.val();
+        self.written_tile.d.next = self.wr_tile.q.val();
+        self.written_next.d.next = self.wr_next.q.val();
+        // Stage 1: the word read for the next token, and which token ahead counted its tile
+        // last: the one in stage 2 (its count is decided this cycle), the one in the write
+        // stage, or the one written at this edge (their successors are registers now).
         self.count_raw.d.next = self.tile_counts.read_data.val();
-        self.bypass_last.d.next = self.count_valid.q.val()
+        self.hit_last.next = self.count_valid.q.val()
             & self.count_tiled.q.val()
             & (self.count_tile.q.val() == self.read_tile.q.val());
-        self.bypass_older.d.next =
+        self.hit_older.next =
+            self.wr_valid.q.val() & (self.wr_tile.q.val() == self.read_tile.q.val());
+        self.hit_oldest.next =
             self.written_valid.q.val() & (self.written_tile.q.val() == self.read_tile.q.val());
-        self.written_older_count.d.next = self.written_count.q.val();
+        self.alt_next.d.next = self.written_next.q.val();
+        if self.hit_older.val() {
+            self.alt_next.d.next = self.wr_next.q.val();
+        }
+        self.sel_nontiled.d.next = !self.read_tiled.q.val();
+        self.sel_last.d.next = self.read_tiled.q.val() & self.hit_last.val();
+        self.sel_alt.d.next = self.read_tiled.q.val()
+            & !self.hit_last.val()
+            & (self.hit_older.val() | self.hit_oldest.val());
+        self.sel_raw.d.next = self.read_tiled.q.val()
+            & !self.hit_last.val()
+            & !self.hit_older.val()
+            & !self.hit_oldest.val();
         self.count_valid.d.next = self.read_valid.q.val();
         self.count_tiled.d.next = self.read_tiled.q.val();
         self.count_tile.d.next = self.read_tile.q.val();
-        // Stage 0: take the next token (none during the clear sweep) and read its count.
+        // Stage 0: read the count of the token in the input stage.
+        self.tile_counts.read_address.next = self.in_tile.q.val();
+        self.read_valid.d.next = self.in_valid.q.val();
+        self.read_tiled.d.next = self.in_tiled.q.val();
+        self.read_tile.d.next = self.in_tile.q.val();
+        // Input stage: take the next token (none during the clear sweep).
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();
-        self.tile_counts.read_address.next = self.grant_tile.val();
-        self.read_valid.d.next = self.take_token.val();
-        self.read_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
-        self.read_tile.d.next = self.grant_tile.val();
+        self.in_valid.d.next = self.take_token.val();
+        self.in_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
+        self.in_tile.d.next = self.grant_tile.val();
         // The clear sweep after reset.
         if self.clearing.q.val() {
             self.tile_counts.write_address.next = self.clear_tile.q.val();
@@ -244,10 +353,12 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_tile.d.next = bits::<TILE_BITS>(0);
+            self.in_valid.d.next = false;
             self.read_valid.d.next = false;
             self.count_valid.d.next = false;
+            self.wr_valid.d.next = false;
             self.written_valid.d.next = false;
-            self.nontiled_count.d.next = bits::<4>(0);
+            self.nontiled_next.d.next = self.count_succ[0].val();
             self.release_valid_reg.d.next = false;
             self.release_tiled_reg.d.next = false;
             self.release_tile_reg.d.next = bits::<TILE_BITS>(0);

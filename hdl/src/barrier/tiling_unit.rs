@@ -37,8 +37,16 @@
 //! command that causes it; it then sends one entry per two cycles (the block RAMs' words are
 //! registered before the decision that follows the list) and one barrier per cycle, plus two
 //! cycles per cache tile visited and one more per non-empty tile (its list's head and tail
-//! words are registered before they are compared); the output is a register (an item emitted in cycle t is at `out_*` in t+1). The unit accepts
-//! no input while it flushes.
+//! words are registered before they are compared); the output is a register (an item emitted
+//! in cycle t is at `out_*` in t+1). The unit accepts no input while it flushes.
+//!
+//! Latency: an entry is linked into its tile's list over three cycles after it is binned (its
+//! old tail's next pointer is written from registers in the third), so `idle` rises one cycle
+//! later after the last entry than before session 17; the output and flush timing is as above.
+//!
+//! Storage per entry: its primitive (`entry_prim`) and, beside the pointer to it (its list's
+//! head word, or its previous entry's next word), its epoch, so the walk knows whether an entry
+//! goes out in this round as it steps onto it (`cur_in_phase`, compared from registers).
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
@@ -82,9 +90,10 @@ pub struct TilingUnit {
     out_valid_reg: DFF<Bit>,
     out_item_reg: DFF<ScreenItem>,
     entry_prim: BlockRam<Bits<PRIM_BITS>, ENTRY_BITS>,
-    entry_epoch: BlockRam<Bits<8>, ENTRY_BITS>,
-    entry_next: BlockRam<Bits<ENTRY_BITS>, ENTRY_BITS>,
-    tile_head: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
+    /// An entry's next entry (low byte) and that entry's epoch (high byte).
+    entry_next: BlockRam<Bits<16>, ENTRY_BITS>,
+    /// A tile's first entry (low byte) and its epoch (high byte).
+    tile_head: BlockRam<Bits<16>, TILE_BITS>,
     tile_tail: BlockRam<Bits<ENTRY_BITS>, TILE_BITS>,
     tile_nonempty: [DFF<Bits<32>>; FLAG_WORDS],
     state: DFF<Bits<4>>,
@@ -114,16 +123,20 @@ pub struct TilingUnit {
     walk_tail: DFF<Bits<ENTRY_BITS>>,
     /// The entry at `cursor`, registered from the block RAMs.
     cur_prim: DFF<Bits<PRIM_BITS>>,
-    /// The epoch of the entry at `cursor`, straight from the block RAM (no logic between:
-    /// on ECP5 it becomes the RAM's output register); whether the entry goes out in this round
-    /// (`entry_in_phase`: its epoch is before `round`, or the walk sends the entries after the
-    /// last barrier) is compared in the walk state, where `round` and `post_phase` are the
-    /// values they had when the entry was read.
+    /// The epoch of the entry at `cursor`, taken from the word that points to it (the list
+    /// head's word, or the previous entry's next word), so that `cur_in_phase` is compared
+    /// from registers as the entry becomes the walk's (no compare after a block RAM and none
+    /// on the walk decision); kept to rewrite the list's head when the rest waits.
     cur_epoch: DFF<Bits<8>>,
     at_walk_tail: DFF<Bit>,
+    /// `bin_count + 1` and `bin_count + 2`, kept with `bin_count` (no adder in front of the
+    /// `bin_last` compare).
+    bin_count_plus1: DFF<Bits<9>>,
+    bin_count_plus2: DFF<Bits<9>>,
     /// Binning one more entry fills the bin (`bin_count + 1 == bin_capacity`).
     bin_last: DFF<Bit>,
-    cur_next: DFF<Bits<ENTRY_BITS>>,
+    /// The entry after `cursor` (low byte) and its epoch (high byte), raw from the block RAM.
+    cur_next_word: DFF<Bits<16>>,
     /// The input stage: the next item, and whether its tile's list is empty (looked up as it
     /// enters, kept current by the entry ahead of it and by the end of a flush).
     stage_valid: DFF<Bit>,
@@ -144,7 +157,24 @@ pub struct TilingUnit {
     walk_next_tile: Signal<Local, Bits<TILE_BITS>>,
     /// The next 32-tile group's word of `tile_nonempty` (loaded every cycle).
     walk_next_word: DFF<Bits<32>>,
-    walk_next_group: Signal<Local, Bits<3>>,
+    /// The group (32-tile word) after `walk_tile`'s, kept with `walk_tile`.
+    walk_next_group: DFF<Bits<3>>,
+    /// The list's head and tail words read at the walk tile (and the tail read for binning),
+    /// registered raw (on ECP5 they become the block RAMs' output registers).
+    head_raw: DFF<Bits<16>>,
+    tail_raw: DFF<Bits<ENTRY_BITS>>,
+    /// Binning, third cycle: the entry is written as the next entry of its tile's old tail
+    /// (`tail_raw`, or the entry linked just before it in the same tile).
+    next_link_valid: DFF<Bit>,
+    next_link_entry: DFF<Bits<ENTRY_BITS>>,
+    /// The linked entry's epoch (stored beside the pointer to it).
+    link_epoch: DFF<Bits<8>>,
+    next_link_epoch: DFF<Bits<8>>,
+    /// Whether the entry at `cursor` goes out in this round, compared when it became the
+    /// walk's entry (from the epoch stored beside the pointer to it).
+    cur_in_phase: DFF<Bit>,
+    next_link_bypass: DFF<Bit>,
+    next_link_bypass_tail: DFF<Bits<ENTRY_BITS>>,
     group_last: Constant<Bits<5>>,
     round_next: Signal<Local, Bits<8>>,
     tiles_low: Signal<Local, Bits<TILE_BITS>>,
@@ -156,6 +186,14 @@ pub struct TilingUnit {
     emit_taken: Signal<Local, Bit>,
     entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
     clear_walk_bit: Signal<Local, Bit>,
+    /// The walk tile's `tile_nonempty` bit is cleared one cycle after the walk decides it
+    /// (the decision fans out to one flip-flop here instead of 256): its word and bit.
+    clear_pending: DFF<Bit>,
+    clear_group: DFF<Bits<3>>,
+    clear_mask: DFF<Bits<32>>,
+    /// The walk tile's head is rewritten (the rest of its list waits for a later round) one
+    /// cycle after the walk decides it, from `walk_tile` and `cursor` (unchanged by then).
+    head_write_pending: DFF<Bit>,
     flush_done: Signal<Local, Bit>,
     word_index: [Constant<Bits<3>>; FLAG_WORDS],
     st_accept: Constant<Bits<4>>,
@@ -201,13 +239,14 @@ impl Default for TilingUnit {
             out_valid_reg: Default::default(),
             out_item_reg: Default::default(),
             entry_prim: Default::default(),
-            entry_epoch: Default::default(),
             entry_next: Default::default(),
             tile_head: Default::default(),
             tile_tail: Default::default(),
             tile_nonempty: std::array::from_fn(|_| Default::default()),
             state: Default::default(),
             bin_count: Default::default(),
+            bin_count_plus1: Default::default(),
+            bin_count_plus2: Default::default(),
             epochs: Default::default(),
             flush_reason_reg: Default::default(),
             link_valid: Default::default(),
@@ -229,7 +268,7 @@ impl Default for TilingUnit {
             cur_epoch: Default::default(),
             at_walk_tail: Default::default(),
             bin_last: Default::default(),
-            cur_next: Default::default(),
+            cur_next_word: Default::default(),
             stage_valid: Default::default(),
             stage_item: Default::default(),
             stage_tile: Default::default(),
@@ -247,6 +286,15 @@ impl Default for TilingUnit {
             walk_next_tile: Default::default(),
             walk_next_word: Default::default(),
             walk_next_group: Default::default(),
+            head_raw: Default::default(),
+            tail_raw: Default::default(),
+            next_link_valid: Default::default(),
+            next_link_entry: Default::default(),
+            link_epoch: Default::default(),
+            next_link_epoch: Default::default(),
+            cur_in_phase: Default::default(),
+            next_link_bypass: Default::default(),
+            next_link_bypass_tail: Default::default(),
             group_last: Constant::new(bits::<5>(31)),
             round_next: Default::default(),
             tiles_low: Default::default(),
@@ -258,6 +306,10 @@ impl Default for TilingUnit {
             emit_taken: Default::default(),
             entry_read_address: Default::default(),
             clear_walk_bit: Default::default(),
+            clear_pending: Default::default(),
+            clear_group: Default::default(),
+            clear_mask: Default::default(),
+            head_write_pending: Default::default(),
             flush_done: Default::default(),
             word_index: std::array::from_fn(|i| Constant::new(bits::<3>(i as u64))),
             st_accept: st(ST_ACCEPT),
@@ -292,6 +344,8 @@ impl Logic for TilingUnit {
             clock,
             state,
             bin_count,
+            bin_count_plus1,
+            bin_count_plus2,
             epochs,
             flush_reason_reg,
             link_valid,
@@ -314,46 +368,55 @@ impl Logic for TilingUnit {
             cur_epoch,
             at_walk_tail,
             bin_last,
-            cur_next,
+            cur_next_word,
             out_valid_reg,
             out_item_reg,
             stage_valid,
             stage_item,
             stage_tile,
             stage_word,
-            stage_mask
+            stage_mask,
+            clear_pending,
+            clear_group,
+            clear_mask,
+            head_write_pending,
+            walk_next_group,
+            head_raw,
+            tail_raw,
+            next_link_valid,
+            next_link_entry,
+            link_epoch,
+            next_link_epoch,
+            cur_in_phase,
+            next_link_bypass,
+            next_link_bypass_tail
         );
-        clock!(
-            self,
-            clock,
-            entry_prim,
-            entry_epoch,
-            entry_next,
-            tile_head,
-            tile_tail
-        );
+        clock!(self, clock, entry_prim, entry_next, tile_head, tile_tail);
         for w in 0..FLAG_WORDS {
             self.tile_nonempty[w].clock.next = self.clock.val();
             self.tile_nonempty[w].d.next = self.tile_nonempty[w].q.val();
         }
         // Defaults.
         self.entry_prim.write_enable.next = false;
-        self.entry_epoch.write_enable.next = false;
         self.entry_next.write_enable.next = false;
         self.tile_head.write_enable.next = false;
         self.tile_tail.write_enable.next = false;
         self.entry_prim.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
-        self.entry_epoch.write_address.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
         self.entry_prim.write_data.next = self.stage_item.q.val().prim;
-        self.entry_epoch.write_data.next = self.epochs.q.val();
-        self.tile_head.write_address.next = self.stage_tile.q.val();
-        self.tile_head.write_data.next = self.bin_count.q.val().get_bits::<ENTRY_BITS>(0);
+        self.tile_head.write_address.next = self.link_tile.q.val();
+        self.tile_head.write_data.next = (bit_cast::<16, 8>(self.link_epoch.q.val())
+            << bits::<16>(8))
+            | bit_cast::<16, ENTRY_BITS>(self.link_entry.q.val());
         self.tile_head.read_address.next = self.walk_tile.q.val();
         self.tile_tail.read_address.next = self.stage_tile.q.val();
         self.tile_tail.write_address.next = self.link_tile.q.val();
         self.tile_tail.write_data.next = self.link_entry.q.val();
-        self.entry_next.write_address.next = self.tile_tail.read_data.val();
-        self.entry_next.write_data.next = self.link_entry.q.val();
+        self.entry_next.write_address.next = self.tail_raw.q.val();
+        self.entry_next.write_data.next = (bit_cast::<16, 8>(self.next_link_epoch.q.val())
+            << bits::<16>(8))
+            | bit_cast::<16, ENTRY_BITS>(self.next_link_entry.q.val());
+        self.head_raw.d.next = self.tile_head.read_data.val();
+        self.tail_raw.d.next = self.tile_tail.read_data.val();
         self.link_valid.d.next = false;
         self.emit_valid.next = false;
         self.emit_item.next = self.stage_item.q.val();
@@ -376,9 +439,9 @@ impl Logic for TilingUnit {
         self.count_next.next = self.bin_count.q.val() + bits::<9>(1);
         if self.take_prim.val() {
             self.entry_prim.write_enable.next = true;
-            self.entry_epoch.write_enable.next = true;
-            self.tile_head.write_enable.next = self.stage_first.val();
             self.bin_count.d.next = self.count_next.val();
+            self.bin_count_plus1.d.next = self.bin_count_plus2.q.val();
+            self.bin_count_plus2.d.next = self.bin_count_plus2.q.val() + bits::<9>(1);
             self.link_valid.d.next = true;
             for w in 0..FLAG_WORDS {
                 if self.stage_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
@@ -430,13 +493,24 @@ impl Logic for TilingUnit {
             self.flush_reason_reg.d.next = self.reason_end.val();
         }
         // Binning, second cycle: the entry becomes its tile's tail.
+        // The first entry of its tile also becomes its head (written from registers, so the
+        // block RAM's write enable does not wait for the 32-bit `stage_first` test).
         if self.link_valid.q.val() {
             self.tile_tail.write_enable.next = true;
-            if !self.link_first.q.val() {
-                self.entry_next.write_enable.next = true;
-                if self.link_bypass.q.val() {
-                    self.entry_next.write_address.next = self.link_bypass_tail.q.val();
-                }
+            self.tile_head.write_enable.next = self.link_first.q.val();
+        }
+        // Binning, third cycle: the old tail's next pointer (the tail word read for the
+        // entry, registered raw, unless the entry linked just before it had the same tile).
+        self.next_link_valid.d.next = self.link_valid.q.val() & !self.link_first.q.val();
+        self.next_link_entry.d.next = self.link_entry.q.val();
+        self.link_epoch.d.next = self.epochs.q.val();
+        self.next_link_epoch.d.next = self.link_epoch.q.val();
+        self.next_link_bypass.d.next = self.link_bypass.q.val();
+        self.next_link_bypass_tail.d.next = self.link_bypass_tail.q.val();
+        if self.next_link_valid.q.val() {
+            self.entry_next.write_enable.next = true;
+            if self.next_link_bypass.q.val() {
+                self.entry_next.write_address.next = self.next_link_bypass_tail.q.val();
             }
         }
         // The flush walk.
@@ -449,23 +523,22 @@ impl Logic for TilingUnit {
         }
         self.round_next.next = self.round.q.val() + bits::<8>(1);
         self.walk_next_tile.next = self.walk_tile.q.val() + bits::<TILE_BITS>(1);
-        self.walk_next_group.next = self.walk_tile.q.val().get_bits::<3>(5) + bits::<3>(1);
         self.walk_next_word.d.next = self.tile_nonempty[0].q.val();
         for w in 0..FLAG_WORDS {
-            if self.walk_next_group.val() == self.word_index[w].val() {
+            if self.walk_next_group.q.val() == self.word_index[w].val() {
                 self.walk_next_word.d.next = self.tile_nonempty[w].q.val();
             }
         }
         self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
         self.walk_nonempty.next = self.walk_word.q.val().get_bit(0);
-        self.entry_in_phase.next =
-            self.post_phase.q.val() | (self.cur_epoch.q.val() < self.round.q.val());
+        self.entry_in_phase.next = self.cur_in_phase.q.val();
         // Inside a state that emits, the emitted item is taken when the output register is
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
         if self.state.q.val() == self.st_flush_start.val() {
             self.round.d.next = bits::<8>(1);
             self.walk_tile.d.next = bits::<TILE_BITS>(0);
+            self.walk_next_group.d.next = bits::<3>(1);
             self.walk_word.d.next = self.tile_nonempty[0].q.val();
             self.at_last_tile.d.next = !self.last_tile.val().any();
             self.last_round.d.next = self.rounds.val() == bits::<8>(1);
@@ -489,24 +562,33 @@ impl Logic for TilingUnit {
             }
         }
         if self.state.q.val() == self.st_tile_read.val() {
-            // The list's head and tail words go straight into registers (no logic after the
-            // block RAMs); the next state compares them and addresses the first entry.
-            self.cursor.d.next = self.tile_head.read_data.val();
-            self.walk_tail.d.next = self.tile_tail.read_data.val();
+            // The list's head and tail words go straight into registers (`head_raw`,
+            // `tail_raw`: no logic after the block RAMs); the next state compares them and
+            // addresses the first entry.
             self.state.d.next = self.st_tile_load.val();
         }
         if self.state.q.val() == self.st_tile_load.val() {
-            self.at_walk_tail.d.next = self.cursor.q.val() == self.walk_tail.q.val();
-            self.entry_read_address.next = self.cursor.q.val();
+            self.cursor.d.next = self.head_raw.q.val().get_bits::<ENTRY_BITS>(0);
+            self.cur_epoch.d.next = self.head_raw.q.val().get_bits::<8>(8);
+            self.cur_in_phase.d.next = self.head_raw.q.val().get_bits::<8>(8) < self.round.q.val();
+            self.walk_tail.d.next = self.tail_raw.q.val();
+            self.at_walk_tail.d.next =
+                self.head_raw.q.val().get_bits::<ENTRY_BITS>(0) == self.tail_raw.q.val();
+            self.entry_read_address.next = self.head_raw.q.val().get_bits::<ENTRY_BITS>(0);
             self.state.d.next = self.st_walk_fetch.val();
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
             self.cur_prim.d.next = self.entry_prim.read_data.val();
-            self.cur_epoch.d.next = self.entry_epoch.read_data.val();
-            self.cur_next.d.next = self.entry_next.read_data.val();
+            self.cur_next_word.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
         }
+        self.head_write_pending.d.next = false;
         if self.state.q.val() == self.st_walk.val() {
+            // The next entry is read whatever the decision (its data is used only when the
+            // walk goes on to it), so the RAMs' read address does not wait for the decision.
+            if !self.at_walk_tail.q.val() {
+                self.entry_read_address.next = self.cur_next_word.q.val().get_bits::<ENTRY_BITS>(0);
+            }
             if self.entry_in_phase.val() {
                 self.emit_valid.next = true;
                 self.emit_item.next.kind = self.kind_prim.val();
@@ -521,19 +603,29 @@ impl Logic for TilingUnit {
                             self.state.d.next = self.st_next_tile.val();
                         }
                     } else {
-                        self.cursor.d.next = self.cur_next.q.val();
-                        self.at_walk_tail.d.next = self.cur_next.q.val() == self.walk_tail.q.val();
-                        self.entry_read_address.next = self.cur_next.q.val();
+                        self.cursor.d.next = self.cur_next_word.q.val().get_bits::<ENTRY_BITS>(0);
+                        self.cur_epoch.d.next = self.cur_next_word.q.val().get_bits::<8>(8);
+                        self.cur_in_phase.d.next = self.post_phase.q.val()
+                            | (self.cur_next_word.q.val().get_bits::<8>(8) < self.round.q.val());
+                        self.at_walk_tail.d.next =
+                            self.cur_next_word.q.val().get_bits::<ENTRY_BITS>(0)
+                                == self.walk_tail.q.val();
                         self.state.d.next = self.st_walk_fetch.val();
                     }
                 }
             } else {
-                // The rest of the list waits for a later round.
-                self.tile_head.write_enable.next = true;
-                self.tile_head.write_address.next = self.walk_tile.q.val();
-                self.tile_head.write_data.next = self.cursor.q.val();
+                // The rest of the list waits for a later round (its head is written in the
+                // barrier state that follows).
+                self.head_write_pending.d.next = true;
                 self.state.d.next = self.st_barrier.val();
             }
+        }
+        if self.head_write_pending.q.val() {
+            self.tile_head.write_enable.next = true;
+            self.tile_head.write_address.next = self.walk_tile.q.val();
+            self.tile_head.write_data.next = (bit_cast::<16, 8>(self.cur_epoch.q.val())
+                << bits::<16>(8))
+                | bit_cast::<16, ENTRY_BITS>(self.cursor.q.val());
         }
         if self.state.q.val() == self.st_barrier.val() {
             self.emit_valid.next = true;
@@ -545,6 +637,7 @@ impl Logic for TilingUnit {
                 if self.last_round.q.val() & self.walk_nonempty.val() {
                     // The entries after the last barrier: read the entry at `cursor` again.
                     self.post_phase.d.next = true;
+                    self.cur_in_phase.d.next = true;
                     self.state.d.next = self.st_walk_fetch.val();
                 }
             }
@@ -554,12 +647,19 @@ impl Logic for TilingUnit {
             self.walk_word.d.next = self.walk_word.q.val() >> bits::<32>(1);
             if self.walk_tile.q.val().get_bits::<5>(0) == self.group_last.val() {
                 self.walk_word.d.next = self.walk_next_word.q.val();
+                self.walk_next_group.d.next = self.walk_next_group.q.val() + bits::<3>(1);
             }
             self.at_last_tile.d.next = self.walk_next_tile.val() == self.last_tile.val();
             self.state.d.next = self.st_tile_start.val();
             if self.at_last_tile.q.val() {
                 self.walk_tile.d.next = bits::<TILE_BITS>(0);
+                self.walk_next_group.d.next = bits::<3>(1);
                 self.walk_word.d.next = self.tile_nonempty[0].q.val();
+                // A clear still pending in word 0 (the walk tile's, decided last cycle).
+                if self.clear_pending.q.val() & !self.clear_group.q.val().any() {
+                    self.walk_word.d.next =
+                        self.tile_nonempty[0].q.val() & !self.clear_mask.q.val();
+                }
                 self.at_last_tile.d.next = !self.last_tile.val().any();
                 self.round.d.next = self.round_next.val();
                 self.last_round.d.next = self.round_next.val() == self.rounds.val();
@@ -581,6 +681,8 @@ impl Logic for TilingUnit {
                 self.flush_done.next = true;
                 self.state.d.next = self.st_accept.val();
                 self.bin_count.d.next = bits::<9>(0);
+                self.bin_count_plus1.d.next = bits::<9>(1);
+                self.bin_count_plus2.d.next = bits::<9>(2);
                 self.epochs.d.next = bits::<8>(0);
                 // Every list is empty again: the staged item's tile too.
                 self.stage_word.d.next = bits::<32>(0);
@@ -591,15 +693,19 @@ impl Logic for TilingUnit {
         }
         if self.clear_walk_bit.val() {
             self.walk_word.d.next = self.walk_word.q.val() & !bits::<32>(1);
+        }
+        self.clear_pending.d.next = self.clear_walk_bit.val();
+        self.clear_group.d.next = self.walk_tile.q.val().get_bits::<3>(5);
+        self.clear_mask.d.next = self.walk_mask.val();
+        if self.clear_pending.q.val() {
             for w in 0..FLAG_WORDS {
-                if self.walk_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
+                if self.clear_group.q.val() == self.word_index[w].val() {
                     self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() & !self.walk_mask.val();
+                        self.tile_nonempty[w].q.val() & !self.clear_mask.q.val();
                 }
             }
         }
         self.entry_prim.read_address.next = self.entry_read_address.val();
-        self.entry_epoch.read_address.next = self.entry_read_address.val();
         self.entry_next.read_address.next = self.entry_read_address.val();
         if self.out_ready.val() {
             self.out_valid_reg.d.next = false;
@@ -618,6 +724,7 @@ impl Logic for TilingUnit {
             & !self.bin_count.q.val().any()
             & !self.epochs.q.val().any()
             & !self.link_valid.q.val()
+            & !self.next_link_valid.q.val()
             & !self.stage_valid.q.val()
             & !self.out_valid_reg.q.val();
         self.violation.next = (self.take_input.val()
@@ -626,10 +733,9 @@ impl Logic for TilingUnit {
             | (self.tiles.val() == bits::<9>(0))
             | (self.tiles.val().get_bit(8) & self.tiles_low.val().any());
         // `bin_last` follows `bin_count` (and `bin_capacity`, one cycle later).
-        self.bin_last.d.next = self.count_next.val() == self.bin_capacity.val();
+        self.bin_last.d.next = self.bin_count_plus1.q.val() == self.bin_capacity.val();
         if self.take_prim.val() {
-            self.bin_last.d.next =
-                (self.count_next.val() + bits::<9>(1)) == self.bin_capacity.val();
+            self.bin_last.d.next = self.bin_count_plus2.q.val() == self.bin_capacity.val();
         }
         if self.flush_done.val() {
             self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
@@ -638,9 +744,14 @@ impl Logic for TilingUnit {
             self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
             self.state.d.next = self.st_accept.val();
             self.bin_count.d.next = bits::<9>(0);
+            self.bin_count_plus1.d.next = bits::<9>(1);
+            self.bin_count_plus2.d.next = bits::<9>(2);
             self.epochs.d.next = bits::<8>(0);
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
+            self.next_link_valid.d.next = false;
+            self.clear_pending.d.next = false;
+            self.head_write_pending.d.next = false;
             self.out_valid_reg.d.next = false;
             self.stage_valid.d.next = false;
             for w in 0..FLAG_WORDS {

@@ -118,7 +118,7 @@ pub fn run_counter<const P: usize, const S: usize>(
                 *c += 1;
                 if *c == P {
                     *c = 0;
-                    expect.push((cycle + 3, b));
+                    expect.push((cycle + 4, b));
                 }
                 next[p] += 1;
                 offered[p] = false;
@@ -142,7 +142,8 @@ pub fn run_counter<const P: usize, const S: usize>(
                     "count_valid.q",
                     "count_tiled.q",
                     "count_tile.q",
-                    "nontiled_count.q",
+                    "wr_count.q",
+                    "nontiled_next.q",
                 ],
                 vars,
             ),
