@@ -126,6 +126,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     read_entry_next: DFF<Bit>,
     read_header: DFF<Bit>,
     read_payload: DFF<Bit>,
+    /// The state is RELEASE (a one-hot copy for the semaphore write port).
+    in_release: DFF<Bit>,
     /// The state after this cycle.
     next_state: Signal<Local, Bits<5>>,
     /// PICK starts the served channel's next entry or command.
@@ -275,6 +277,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             read_entry_next: Default::default(),
             read_header: Default::default(),
             read_payload: Default::default(),
+            in_release: Default::default(),
             next_state: Default::default(),
             pick_go: Default::default(),
             current_channel: Default::default(),
@@ -371,6 +374,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             read_entry_next,
             read_header,
             read_payload,
+            in_release,
             current_channel,
             entry_word0,
             cmd_header,
@@ -588,8 +592,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 self.next_state.next = self.state_next.val();
             }
         } else if self.state.q.val() == self.state_release.val() {
+            // (the write itself, `sem_wr_en`, comes from the one-hot `in_release` below)
             if !self.cmd_release_wfi.q.val() | self.cur_idle.val() {
-                self.sem_wr_en.next = true;
                 self.next_state.next = self.state_next.val();
             }
         } else if self.state.q.val() == self.state_acq_read.val() {
@@ -728,13 +732,18 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         if self.read_payload.q.val() {
             self.mem_rd_addr.next = self.mem_rd_addr.val() | self.cur_cmd_addr_next.val();
         }
+        // The release's write from a one-hot copy of RELEASE: no state decode (and no reset)
+        // in front of the semaphore memory's write port. Reset clears `in_release` at its
+        // edge, so a release due in reset's first cycle is still written then (the cluster's
+        // semaphores clear themselves after reset anyway).
+        self.sem_wr_en.next =
+            self.in_release.q.val() & (!self.cmd_release_wfi.q.val() | self.cur_idle.val());
         if self.reset.val() {
             self.mem_rd_en.next = false;
             self.next_state.next = self.state_pick.val();
             self.current_channel.d.next = false;
             self.exec_pulse.d.next = false;
             self.error_pulse.d.next = false;
-            self.sem_wr_en.next = false;
             self.launch_valid.next = false;
             self.acquire_wait.next = false;
             self.acquire_done.next = false;
@@ -757,6 +766,13 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             | (((self.state.q.val() == self.state_entry_word1.val())
                 | ((self.state.q.val() == self.state_next.val()) & !self.cur_last_cmd.val()))
                 & !self.reset.val());
+        // RELEASE: entered from EXECUTING when a release's cycles are done, left once the write
+        // happens (at once, or after WFI when the channel is idle).
+        self.in_release.d.next = (((self.state.q.val() == self.state_executing.val())
+            & (self.exec_cycles.q.val() >= self.cmd_cycles.val())
+            & (self.cmd_opcode.q.val() == self.op_release.val().get_bits::<4>(0)))
+            | (self.in_release.q.val() & self.cmd_release_wfi.q.val() & !self.cur_idle.val()))
+            & !self.reset.val();
         self.read_payload.d.next =
             self.read_header.q.val() & !self.entry_malformed_reg.q.val() & !self.reset.val();
     }

@@ -4,7 +4,8 @@
 //! Index: S[i] at i, X at n, Y at n+1 (n = the ring size; the host computes the index). The
 //! RAM holds 2^`SEM_BITS` words. After reset a clear sweep writes 0 to every word (the driver's
 //! set-up zeroes X and Y; the entry semaphores start at 0 too): `ready` is low for
-//! 2^`SEM_BITS` cycles, and no write or read is served meanwhile (`rd_value` shows 0).
+//! 2^`SEM_BITS` cycles, and no write or read is served meanwhile (`rd_value` shows 0, also for
+//! a read issued in the sweep's last cycles: the bypasses never see the sweep's writes).
 //!
 //! Writes: `host_wr_*` (the host interface executing a release) always wins;
 //! `thread_wr_valid`/`thread_wr_ready` (GPU threads releasing their guard, or the CPU) is a
@@ -50,6 +51,9 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     /// read's cycle went to it (with the value written).
     read_sem: DFF<Bits<SEM_BITS>>,
     bypass_early: DFF<Bit>,
+    /// The read was issued during reset or the clear sweep (stage 1, stage 2): not served.
+    read_in_sweep: DFF<Bit>,
+    answer_in_sweep: DFF<Bit>,
     bypass_early_value: DFF<Bits<32>>,
     /// Stage 2 (the answer): the block RAM's word, registered straight from the RAM, and the
     /// value of the latest write to the semaphore in the two cycles since the read, if any.
@@ -57,7 +61,9 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     bypass: DFF<Bit>,
     bypass_value: DFF<Bits<32>>,
     write_now: Signal<Local, Bit>,
-    hit_clear: Signal<Local, Bit>,
+    early_host: Signal<Local, Bit>,
+    early_thread: Signal<Local, Bit>,
+    hit_value: Signal<Local, Bits<32>>,
     hit_host: Signal<Local, Bit>,
     hit_thread: Signal<Local, Bit>,
     /// This cycle's write goes to the semaphore read in the cycle before.
@@ -88,12 +94,16 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
             clear_index: Default::default(),
             read_sem: Default::default(),
             bypass_early: Default::default(),
+            read_in_sweep: Default::default(),
+            answer_in_sweep: Default::default(),
             bypass_early_value: Default::default(),
             ram_word: Default::default(),
             bypass: Default::default(),
             bypass_value: Default::default(),
             write_now: Default::default(),
-            hit_clear: Default::default(),
+            early_host: Default::default(),
+            early_thread: Default::default(),
+            hit_value: Default::default(),
             hit_host: Default::default(),
             hit_thread: Default::default(),
             hit_now: Default::default(),
@@ -114,6 +124,8 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             clear_index,
             read_sem,
             bypass_early,
+            read_in_sweep,
+            answer_in_sweep,
             bypass_early_value,
             ram_word,
             bypass,
@@ -145,29 +157,36 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         self.ram.read_address.next = self.rd_sem.val();
         // Stage 1: a write in the read's cycle (the RAM's read of it is undefined).
         self.read_sem.d.next = self.rd_sem.val();
-        self.bypass_early.d.next =
-            self.write_now.val() & (self.write_sem.val() == self.rd_sem.val());
-        self.bypass_early_value.d.next = self.write_value.val();
+        // A read issued during reset or the clear sweep is not served (its answer shows 0), so
+        // the bypasses only look at host and thread writes, each compared on its own.
+        self.read_in_sweep.d.next = self.clearing.q.val() | self.reset.val();
+        self.answer_in_sweep.d.next = self.read_in_sweep.q.val();
+        self.early_host.next = self.host_wr_sem.val() == self.rd_sem.val();
+        self.early_thread.next = self.thread_wr_sem.val() == self.rd_sem.val();
+        self.bypass_early.d.next = self.thread_wr_valid.val() & self.early_thread.val();
+        self.bypass_early_value.d.next = self.thread_wr_value.val();
+        if self.host_wr_en.val() {
+            self.bypass_early.d.next = self.early_host.val();
+            self.bypass_early_value.d.next = self.host_wr_value.val();
+        }
         // Stage 2: the RAM's word as it left the RAM; a write in this cycle overrides the
         // earlier one.
         self.ram_word.d.next = self.ram.read_data.val();
         // Each write source is compared with the read's (registered) semaphore on its own, so
         // the late `host_wr_en` only picks among registered-input compares.
-        self.hit_clear.next = self.clear_index.q.val() == self.read_sem.q.val();
         self.hit_host.next = self.host_wr_sem.val() == self.read_sem.q.val();
         self.hit_thread.next = self.thread_wr_sem.val() == self.read_sem.q.val();
         self.hit_now.next = self.thread_wr_valid.val() & self.hit_thread.val();
+        self.hit_value.next = self.thread_wr_value.val();
         if self.host_wr_en.val() {
             self.hit_now.next = self.hit_host.val();
-        }
-        if self.clearing.q.val() {
-            self.hit_now.next = self.hit_clear.val();
+            self.hit_value.next = self.host_wr_value.val();
         }
         self.bypass.d.next = self.bypass_early.q.val();
         self.bypass_value.d.next = self.bypass_early_value.q.val();
         if self.hit_now.val() {
             self.bypass.d.next = true;
-            self.bypass_value.d.next = self.write_value.val();
+            self.bypass_value.d.next = self.hit_value.val();
         }
         if self.bypass.q.val() {
             self.rd_value.next = self.bypass_value.q.val();
@@ -176,7 +195,7 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         }
         // Nothing is served during reset and the clear sweep: the block RAM's words are not
         // defined yet (X in Verilog), so the read port shows 0.
-        if self.clearing.q.val() | self.reset.val() {
+        if self.answer_in_sweep.q.val() | self.clearing.q.val() | self.reset.val() {
             self.rd_value.next = bits::<32>(0);
         }
         self.ready.next = !self.clearing.q.val();

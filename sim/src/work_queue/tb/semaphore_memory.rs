@@ -73,7 +73,14 @@ pub fn run_semaphores(
                 clear
             ));
         }
-        if let (Some(a), true) = (reads[0], cycle > clear + 1) {
+        // A read issued in the sweep is not served (0); check values from the first read after.
+        if !reset && cycle <= clear + 2 && u.rd_value.val().to_u64() != 0 {
+            return fail(format!(
+                "rd_value {:#x} answers a read issued during reset or the clear sweep",
+                u.rd_value.val().to_u64()
+            ));
+        }
+        if let (Some(a), true) = (reads[0], cycle > clear + 2) {
             if u.rd_value.val().to_u64() != model[a as usize] as u64 {
                 return fail(format!(
                     "S[{}] reads {:#x}, model {:#x}",
