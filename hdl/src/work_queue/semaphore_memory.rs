@@ -161,14 +161,18 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         // the bypasses only look at host and thread writes, each compared on its own.
         self.read_in_sweep.d.next = self.clearing.q.val() | self.reset.val();
         self.answer_in_sweep.d.next = self.read_in_sweep.q.val();
+        // The value a host or thread write of this cycle writes (the host wins).
+        self.hit_value.next = self.thread_wr_value.val();
+        if self.host_wr_en.val() {
+            self.hit_value.next = self.host_wr_value.val();
+        }
         self.early_host.next = self.host_wr_sem.val() == self.rd_sem.val();
         self.early_thread.next = self.thread_wr_sem.val() == self.rd_sem.val();
         self.bypass_early.d.next = self.thread_wr_valid.val() & self.early_thread.val();
-        self.bypass_early_value.d.next = self.thread_wr_value.val();
         if self.host_wr_en.val() {
             self.bypass_early.d.next = self.early_host.val();
-            self.bypass_early_value.d.next = self.host_wr_value.val();
         }
+        self.bypass_early_value.d.next = self.hit_value.val();
         // Stage 2: the RAM's word as it left the RAM; a write in this cycle overrides the
         // earlier one.
         self.ram_word.d.next = self.ram.read_data.val();
@@ -177,10 +181,8 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         self.hit_host.next = self.host_wr_sem.val() == self.read_sem.q.val();
         self.hit_thread.next = self.thread_wr_sem.val() == self.read_sem.q.val();
         self.hit_now.next = self.thread_wr_valid.val() & self.hit_thread.val();
-        self.hit_value.next = self.thread_wr_value.val();
         if self.host_wr_en.val() {
             self.hit_now.next = self.hit_host.val();
-            self.hit_value.next = self.host_wr_value.val();
         }
         self.bypass.d.next = self.bypass_early.q.val();
         self.bypass_value.d.next = self.bypass_early_value.q.val();

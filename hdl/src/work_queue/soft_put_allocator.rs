@@ -24,7 +24,7 @@
 //! Pipeline (latency 2, one allocation per cycle): the request (count, set-up) is registered in
 //! the cycle it arrives, with what can be computed from the inputs alone: count - n, the set-up
 //! values, and the distance the shadow moved, d = wrap(value - shadow) (shadow GP_PUT and
-//! n - shadow GP_PUT are registers of this first stage). The atomic operation is in the next
+//! shadow GP_PUT - n are registers of this first stage). The atomic operation is in the next
 //! cycle, on the registers soft GP_PUT, lap and free = wrap(shadow - soft): it sees every shadow
 //! update up to the cycle of its request (the registered d of that cycle is added to free in
 //! the compare), so an allocation requested in the cycle of a shadow update is checked against
@@ -84,10 +84,9 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     req_shadow: DFF<Bit>,
     /// wrap(value - shadow): how far the shadow moved.
     req_shadow_delta: DFF<Bits<X_BITS>>,
-    /// Shadow GP_PUT and n - shadow GP_PUT, updated with the input.
+    /// Shadow GP_PUT, updated with the input.
     shadow_gp_put_reg: DFF<Bits<IDX_BITS>>,
-    shadow_comp: DFF<Bits<X_BITS>>,
-    /// shadow GP_PUT - n (mod 2^X_BITS): -`shadow_comp`, for the request's need below.
+    /// shadow GP_PUT - n (mod 2^X_BITS), for the shadow's move and the request's need below.
     shadow_minus_n: DFF<Bits<X_BITS>>,
     /// The request's need against free: count - d (mod 2^X_BITS; d = 0 without a shadow
     /// update), so stage 2 decides with one subtraction: free - need >= 0.
@@ -186,7 +185,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             req_shadow: Default::default(),
             req_shadow_delta: Default::default(),
             shadow_gp_put_reg: Default::default(),
-            shadow_comp: Default::default(),
             shadow_minus_n: Default::default(),
             req_need: Default::default(),
             last_index: Default::default(),
@@ -249,7 +247,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             req_shadow,
             req_shadow_delta,
             shadow_gp_put_reg,
-            shadow_comp,
             shadow_minus_n,
             req_need,
             last_index,
@@ -285,11 +282,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         }
         self.req_setup_free.d.next = self.ring_entries.val() - self.two.val();
         self.req_shadow.d.next = self.shadow_valid.val() & !self.setup_valid.val();
-        // d = wrap(value - shadow): value - shadow, or value + (n - shadow) when negative.
+        // d = wrap(value - shadow): value - shadow, or value - (shadow - n) when negative.
         self.shadow_ahead.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
             - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val());
-        self.shadow_behind.next =
-            bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val()) + self.shadow_comp.q.val();
+        self.shadow_behind.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
+            - self.shadow_minus_n.q.val();
         self.shadow_delta.next = self.shadow_ahead.val();
         if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
             self.shadow_delta.next = self.shadow_behind.val();
@@ -328,8 +325,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         }
         if self.shadow_valid.val() {
             self.shadow_gp_put_reg.d.next = self.shadow_gp_put_value.val();
-            self.shadow_comp.d.next = self.ring_entries.val()
-                - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
             self.shadow_minus_n.d.next =
                 bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
                     - self.ring_entries.val();
@@ -337,13 +332,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         if self.setup_valid.val() {
             // Shadow GP_PUT = wrap(GP_GET - 1): the last index before 0.
             self.shadow_gp_put_reg.d.next = self.setup_gp_get.val() - bits::<IDX_BITS>(1);
-            self.shadow_comp.d.next = self.entries_plus_one.q.val()
-                - bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val());
             self.shadow_minus_n.d.next = bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
                 - self.entries_plus_one.q.val();
             if self.setup_gp_get.val() == bits::<IDX_BITS>(0) {
                 self.shadow_gp_put_reg.d.next = self.last_index.q.val();
-                self.shadow_comp.d.next = self.one.val();
                 self.shadow_minus_n.d.next = !bits::<X_BITS>(0);
             }
         }
@@ -436,7 +428,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.req_setup.d.next = false;
             self.req_shadow.d.next = false;
             self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
-            self.shadow_comp.d.next = self.ring_entries.val();
             self.shadow_minus_n.d.next = bits::<X_BITS>(0) - self.ring_entries.val();
             self.last_index.d.next = self.entries_minus_one.val();
             self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
