@@ -26,7 +26,8 @@
 //! turns; one requester alone is taken every other cycle (it is not chosen again in the cycle
 //! its payload leaves). `req_ready` comes from registers and `grant_ready` (one LUT level).
 //! The payload multiplexer is selected by the registered index (a 4:1 multiplexer per bit is
-//! one LUT level on ECP5).
+//! one LUT level on ECP5). Bits of `N`-bit vectors are tested as an AND with a constant (no
+//! bit select: with `N` = 1 the Verilog signal has no range).
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -137,7 +138,8 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Logic for StagedArbiter<T,
         self.out_free.next = !self.out_valid.q.val() | self.grant_ready.val();
         self.take.next = self.sel_valid.q.val() & self.sel_live.val() & self.out_free.val();
         for i in 0..N {
-            self.req_ready[i].next = self.take.val() & self.sel_onehot.q.val().get_bit(i);
+            self.req_ready[i].next =
+                self.take.val() & (self.sel_onehot.q.val() & self.source_bit[i].val()).any();
         }
         if self.out_free.val() {
             self.out_valid.d.next = self.take.val();
@@ -166,11 +168,12 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Logic for StagedArbiter<T,
         self.any_found.next = false;
         self.preferred_found.next = false;
         for i in 0..N {
-            if self.candidates.val().get_bit(i) & !self.any_found.val() {
+            if (self.candidates.val() & self.source_bit[i].val()).any() & !self.any_found.val() {
                 self.first_any.next = self.source_index[i].val();
                 self.any_found.next = true;
             }
-            if self.preferred.val().get_bit(i) & !self.preferred_found.val() {
+            if (self.preferred.val() & self.source_bit[i].val()).any() & !self.preferred_found.val()
+            {
                 self.first_preferred.next = self.source_index[i].val();
                 self.preferred_found.next = true;
             }
