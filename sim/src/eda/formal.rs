@@ -500,8 +500,8 @@ module with assumptions on its inputs (reset first, valid/ready: a producer hold
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
 case to N, then the induction step), with helper invariants asserted beside the property, so \
 they are proved too. bmc N: bounded model check to depth N (the reason for the depth is in the \
-props file). Each property has a mutant (a one-place change of the exported Verilog that breaks \
-it); the mutant is checked by BMC without the helper invariants and must fail with a \
+props file). prove (k=N; mutant bmc M): the same proof, the mutant's BMC to depth M. Each \
+property has a mutant (a one-place change of the exported Verilog that breaks it); the mutant is checked by BMC without the helper invariants and must fail with a \
 counterexample, a VCD under `target/formal/cex/` (open it in GTKWave). Seconds: the proof, \
 without the mutant.\n\n\
 | unit | parameters | property | claim | mode | result | seconds | mutant | mutant |\n\
