@@ -118,6 +118,14 @@ module front_end_monitor_props(
     always @(*) if (store_req) assert(held && seen);
 `endif
 
+`ifdef P_STORE_DRAIN
+    // ST-5 with the drain protocol (ST-9), drain mode on throughout: a context is stored only
+    // while the feed is stopped and after the roll-up has shown every connection EMPTY (not
+    // merely HALTED) a full round trip or more after the feed stopped.
+    always @(*) assume(drain_mode);
+    always @(*) if (store_req) assert(held && seen);
+`endif
+
 `ifdef P_RELEASE
     // ST-5 (3)-(6), issue #12: the hold is dropped (by anything but the monitor's own reset)
     // only after a store, then a reset, then a restore have completed during it.

@@ -93,6 +93,16 @@ fn pa2_pa3_pa4_multicast_emits_each_set_bit_once_in_ascending_order_at_its_layer
 }
 
 #[test]
+fn br4_br5_counter_releases_exactly_at_pipes_arrivals_and_its_mutants_fail() {
+    prove(|c| c.unit == "barrier_counter");
+}
+
+#[test]
+fn br6_prop_gives_no_item_of_a_held_tile_out_before_its_release_and_keeps_tile_order() {
+    prove(|c| c.unit == "prop");
+}
+
+#[test]
 fn every_unit_with_properties_is_in_a_test_above() {
     let covered = [
         "stream_fifo",
@@ -106,6 +116,8 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "batch_id_gen",
         "viewport_swizzle",
         "viewport_multicast",
+        "barrier_counter",
+        "prop",
     ];
     for c in registry::formal_checks() {
         assert!(

@@ -2,6 +2,7 @@
 //! checker, unit testbenches, the system simulation of `pipes` pipelines around the RTL
 //! cluster, the `barrier` scenario runner and the BR-9 experiment (`ppu bench barrier`).
 pub mod bench;
+pub mod formal;
 pub mod golden;
 pub mod scenario;
 pub mod system;
@@ -18,7 +19,7 @@ pub fn mechanism() -> Mechanism {
         benches: bench::benches,
         units: tb::export_units,
         waves: write_waves,
-        formal: Vec::new,
+        formal: formal::checks,
     }
 }
 

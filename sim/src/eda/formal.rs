@@ -31,19 +31,34 @@ pub enum Mode {
     Prove { k: u32 },
     /// Bounded model checking to this depth (the reason is in the property's `why`).
     Bmc { depth: u32 },
+    /// k-induction with this k, and the mutant's BMC to `mutant_depth` (> k): for a unit whose
+    /// helper invariants close the induction in a few steps but whose base case gets dear with
+    /// depth (`barrier_counter`), while the mutant (no helper invariants) fails only after a
+    /// full round of its events. k-induction needs the base case to k only.
+    ProveMutantDeeper { k: u32, mutant_depth: u32 },
 }
 
 impl Mode {
     pub fn depth(self) -> u32 {
         match self {
-            Mode::Prove { k } => k,
+            Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. } => k,
             Mode::Bmc { depth } => depth,
+        }
+    }
+    /// The depth of the mutant's BMC.
+    pub fn mutant_depth(self) -> u32 {
+        match self {
+            Mode::ProveMutantDeeper { mutant_depth, .. } => mutant_depth,
+            m => m.depth(),
         }
     }
     pub fn label(self) -> String {
         match self {
             Mode::Prove { k } => format!("prove (k={})", k),
             Mode::Bmc { depth } => format!("bmc {}", depth),
+            Mode::ProveMutantDeeper { k, mutant_depth } => {
+                format!("prove (k={}; mutant bmc {})", k, mutant_depth)
+            }
         }
     }
 }
@@ -205,7 +220,7 @@ fn run_property(
     let (passed, detail) = match (&base, p.mode) {
         (Smt::Failed { step, .. }, _) => (false, format!("base case fails at step {}", step)),
         (Smt::Passed, Mode::Bmc { .. }) => (true, String::new()),
-        (Smt::Passed, Mode::Prove { k }) => {
+        (Smt::Passed, Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. }) => {
             match smtbmc(solver, &model, k, true, &dir.join("step.vcd"))? {
                 Smt::Passed => (true, String::new()),
                 Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
@@ -219,7 +234,7 @@ fn run_property(
     std::fs::create_dir_all(&mdir).map_err(|e| e.to_string())?;
     let mmodel = build_model(check, &mutated, props, p, &mdir, true)?;
     let cex = mdir.join("cex.vcd");
-    let mutant_caught = match smtbmc(solver, &mmodel, depth, false, &cex)? {
+    let mutant_caught = match smtbmc(solver, &mmodel, p.mode.mutant_depth(), false, &cex)? {
         Smt::Failed { step } if cex.is_file() => {
             let keep = crate::work_root().join("target").join("formal").join("cex");
             std::fs::create_dir_all(&keep).map_err(|e| e.to_string())?;
@@ -485,8 +500,8 @@ module with assumptions on its inputs (reset first, valid/ready: a producer hold
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
 case to N, then the induction step), with helper invariants asserted beside the property, so \
 they are proved too. bmc N: bounded model check to depth N (the reason for the depth is in the \
-props file). Each property has a mutant (a one-place change of the exported Verilog that breaks \
-it); the mutant is checked by BMC without the helper invariants and must fail with a \
+props file). prove (k=N; mutant bmc M): the same proof, the mutant's BMC to depth M. Each \
+property has a mutant (a one-place change of the exported Verilog that breaks it); the mutant is checked by BMC without the helper invariants and must fail with a \
 counterexample, a VCD under `target/formal/cex/` (open it in GTKWave). Seconds: the proof, \
 without the mutant.\n\n\
 | unit | parameters | property | claim | mode | result | seconds | mutant | mutant |\n\

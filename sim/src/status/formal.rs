@@ -166,6 +166,17 @@ fn front_end_monitor() -> FormalCheck {
                 },
             },
             Property {
+                name: "STORE_DRAIN",
+                claim: "with drain mode on, a context is stored only while the feed is stopped and after the roll-up showed every connection EMPTY a full round trip (2*TREE_STAGES+1) or more after the feed stopped (ST-5, ST-9, issue #12)",
+                mode: Mode::Prove { k: rt + 4 },
+                why: "STORE's proof with drain mode held; inductive with the same helper invariants",
+                mutant: Mutant {
+                    what: "drain mode waits for all HALTED instead of all EMPTY",
+                    find: r"target_met = all_empty_now;",
+                    replace: "target_met = all_halted_now;",
+                },
+            },
+            Property {
                 name: "RELEASE",
                 claim: "halt (drain: the feed stop) is dropped, other than by a reset of the monitor, only after a store, then a reset, then a restore completed while it was held (ST-5, issue #12)",
                 mode: Mode::Prove { k: rt + s + 8 },
