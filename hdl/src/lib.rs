@@ -12,6 +12,7 @@
 //! | [`widgets::stream_fifo`] | valid/ready FIFO, any depth; `SkidBuffer` = depth 2 | X-2 |
 //! | [`widgets::block_ram`] | simple dual-port SRAM, synchronous read, mapped to block RAM | SO-3 |
 //! | [`widgets::rr_arbiter`] | round-robin arbiter, N valid/ready requesters onto one channel | X-2 |
+//! | [`widgets::staged_arbiter`] | the same with a registered choice and output register | X-2 |
 //! | [`stream_out`] | distributed stream output: SSYNC, SO unit, batch-ID generator, crossbar | SO-1..SO-13 |
 //! | [`status`] | unit status FSM, roll-up tree, command tree, front-end monitor, status cluster | ST-1..ST-7 |
 //! | [`work_queue`] | work-queue rings, host interface, soft/shadow GP_PUT allocator, semaphores, top block | WQ-1..WQ-10 |
@@ -31,5 +32,6 @@ pub mod prelude {
     pub use crate::msg::*;
     pub use crate::widgets::block_ram::BlockRam;
     pub use crate::widgets::rr_arbiter::RrArbiter;
+    pub use crate::widgets::staged_arbiter::StagedArbiter;
     pub use crate::widgets::stream_fifo::{SkidBuffer, StreamFifo};
 }

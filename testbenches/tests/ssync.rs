@@ -294,8 +294,8 @@ fn so12_buffer_a_task_does_not_write_fits_although_its_offset_is_past_its_end() 
 
 #[test]
 fn so3_offset_words_from_the_sram_back_to_back_and_into_an_empty_fifo() {
-    // The offset-bundle words live in an SRAM read one cycle ahead: a bundle written into the
-    // slot being read (here: into the empty FIFO, and right behind another bundle) must still
+    // The offset-bundle words live in an SRAM read at the head's slot: a bundle written into
+    // the slot being read (here: into the empty FIFO, and right behind another bundle) must still
     // apply its own word, in stream order.
     let cmds = vec![
         Cmd::Offset([11, 12, 13, 14]),

@@ -10,13 +10,16 @@
 //! headroom register per lane), so the two agree on every batch/task.
 //!
 //! Structure: per lane, `room = size - bytes`, `bytes > size` and `bytes != 0` are registered
-//! (one subtract and two compares from the inputs); `fits` is one compare per lane of
-//! `offsets` against the registered room (in 16-bit halves that run side by side: two short
-//! carry chains), and an AND of the four lanes.
+//! (one subtract and two compares from the inputs); then each lane's overflow bit is one
+//! compare of `offsets` against the registered room (in 16-bit halves that run side by side:
+//! two short carry chains) and is registered on its own; `fits` is the NOR of the four
+//! registered lane bits (no path from a compare across the lanes).
 //!
 //! Ports: `clock`; `offsets`, `bytes`, `size` (four 32-bit lanes each, lane i = buffer i);
-//! `fits`; `writes_buffer` (bit i: `bytes[i] != 0`, registered). Timing: `fits` describes `bytes` and `size` of the cycle before and `offsets` of this
-//! cycle: valid from the second cycle after `bytes` / `size` last changed.
+//! `fits` (one LUT after registers); `writes_buffer` (bit i: `bytes[i] != 0`, registered).
+//! Timing: `fits` describes `bytes` and `size` of two cycles before and `offsets` of the cycle
+//! before: valid from the third cycle after `bytes` / `size` last changed and the second after
+//! `offsets` did (the same cycle as a register of the former one-cycle test would be).
 use crate::msg::Msg128;
 use rust_hdl::prelude::*;
 
@@ -35,6 +38,9 @@ pub struct FitCheck {
     too_big: DFF<Bits<4>>,
     /// Bit i: bytes\[i\] != 0.
     writes: DFF<Bits<4>>,
+    /// Bit i: lane i overflows (registered per lane).
+    lane_over: DFF<Bits<4>>,
+    lane_over_next: Signal<Local, Bits<4>>,
     too_big_next: Signal<Local, Bits<4>>,
     writes_next: Signal<Local, Bits<4>>,
     big0: Signal<Local, Bit>,
@@ -62,7 +68,7 @@ pub struct FitCheck {
 impl Logic for FitCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, room, too_big, writes);
+        dff_setup!(self, clock, room, too_big, writes, lane_over);
         self.room.d.next.lane0 = self.size.val().lane0 - self.bytes.val().lane0;
         self.room.d.next.lane1 = self.size.val().lane1 - self.bytes.val().lane1;
         self.room.d.next.lane2 = self.size.val().lane2 - self.bytes.val().lane2;
@@ -132,9 +138,20 @@ impl Logic for FitCheck {
                 | ((self.offset3.val().get_bits::<16>(16) == self.room3.val().get_bits::<16>(16))
                     & (self.offset3.val().get_bits::<16>(0) > self.room3.val().get_bits::<16>(0))));
         self.writes_buffer.next = self.writes.q.val();
-        self.fits.next = !(self.overflow0.val()
-            | self.overflow1.val()
-            | self.overflow2.val()
-            | self.overflow3.val());
+        self.lane_over_next.next = bits::<4>(0);
+        if self.overflow0.val() {
+            self.lane_over_next.next = self.lane_over_next.val() | bits::<4>(1);
+        }
+        if self.overflow1.val() {
+            self.lane_over_next.next = self.lane_over_next.val() | bits::<4>(2);
+        }
+        if self.overflow2.val() {
+            self.lane_over_next.next = self.lane_over_next.val() | bits::<4>(4);
+        }
+        if self.overflow3.val() {
+            self.lane_over_next.next = self.lane_over_next.val() | bits::<4>(8);
+        }
+        self.lane_over.d.next = self.lane_over_next.val();
+        self.fits.next = self.lane_over.q.val() == bits::<4>(0);
     }
 }

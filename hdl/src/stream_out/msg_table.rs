@@ -52,8 +52,8 @@
 //! response, SO-9); `violation` / `violation_code`.
 //! Timing: a first request takes part in matching one cycle after it arrives; a second request
 //! counts for the hit entry in the cycle it arrives (its RAM word is written one cycle later,
-//! from registers; a hit that needs the word before it is in the RAM gets it from
-//! `bypass_word`); one first and one second request per cycle
+//! from registers; a hit that needs the word before it is in the RAM gets it from the
+//! registered write word of that cycle or of the cycle before); one first and one second request per cycle
 //! (`second_ready` is always high); decisions are 2 LUT levels of
 //! AND-OR from registers plus the OR over the entries. The decisions are made here rather than
 //! in `Ssync` so that no parent logic feeds back into this block (Verilator UNOPTFLAT).
@@ -135,10 +135,14 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     ram_write_unit: DFF<Bits<SRC_BITS>>,
     ram_write_word: DFF<Msg128>,
     /// The hit's word is not in the RAM's read data (it is written in the hit's cycle, or its
-    /// second request arrives in that cycle): `bypass_word` is (used the cycle after the hit,
-    /// with the read data).
+    /// second request arrives in that cycle): it is in `ram_write_word` (arrived in the hit's
+    /// cycle, `bypass_arrived`) or in `ram_write_word_before` (written in the hit's cycle); used
+    /// the cycle after the hit, with the read data. Both candidates are kept as registers and
+    /// the registered bits pick one, so no decision of the hit's cycle drives a 128-bit
+    /// multiplexer.
     bypass: DFF<Bit>,
-    bypass_word: DFF<Msg128>,
+    bypass_arrived: DFF<Bit>,
+    ram_write_word_before: DFF<Msg128>,
     // combinational
     first_busy: Signal<Local, Bit>,
     first_duplicate: Signal<Local, Bit>,
@@ -222,7 +226,8 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             ram_write_unit: Default::default(),
             ram_write_word: Default::default(),
             bypass: Default::default(),
-            bypass_word: Default::default(),
+            bypass_arrived: Default::default(),
+            ram_write_word_before: Default::default(),
             first_busy: Default::default(),
             first_duplicate: Default::default(),
             second_nonzero: Default::default(),
@@ -263,7 +268,8 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             ram_write_unit,
             ram_write_word,
             bypass,
-            bypass_word
+            bypass_arrived,
+            ram_write_word_before
         );
         for i in 0..SO_UNITS {
             self.entry_valid[i].clock.next = self.clock.val();
@@ -346,7 +352,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 | (self.sel_task.val() & self.match_task[i].q.val())
                 | (self.sel_batch.val() & self.match_batch[i].q.val());
             // A second request arriving now for the hit entry counts at once (it is merged
-            // into the decision; its word reaches the accounting through `bypass_word`).
+            // into the decision; its word reaches the accounting through the bypass).
             self.commit_ok[i].next = self.hit[i].val()
                 & (self.entry_second[i].q.val() | self.second_write[i].val())
                 & (self.entry_answered[i].q.val() | self.resp_free.val())
@@ -390,13 +396,15 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
         self.sbbn_ram.read_address.next = self.selected_unit.val();
         self.bypass.d.next = self.hit_second_now.val()
             | (self.ram_write.q.val() & (self.ram_write_unit.q.val() == self.selected_unit.val()));
-        self.bypass_word.d.next = self.ram_write_word.q.val();
-        if self.hit_second_now.val() {
-            self.bypass_word.d.next = self.second_data.val();
-        }
+        self.bypass_arrived.d.next = self.hit_second_now.val();
+        self.ram_write_word_before.d.next = self.ram_write_word.q.val();
         self.selected_sbbn.next = self.sbbn_ram.read_data.val();
         if self.bypass.q.val() {
-            self.selected_sbbn.next = self.bypass_word.q.val();
+            if self.bypass_arrived.q.val() {
+                self.selected_sbbn.next = self.ram_write_word.q.val();
+            } else {
+                self.selected_sbbn.next = self.ram_write_word_before.q.val();
+            }
         }
         // Write-back: arrivals, second requests, answered, then the clears (accounted, bad).
         self.any_bad.next = false;

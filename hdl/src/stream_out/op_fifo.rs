@@ -33,11 +33,12 @@
 //! Storage: the offset-bundle words are in an SRAM (`entry_word`, a [`BlockRam`] of
 //! 2^`OP_BITS` x 128 bits, synchronous read, no reset; iCE40 block RAM), indexed like the
 //! entries; the small fields (kind, start, end, `end_known`; the end is written later) are
-//! registers. The SRAM is read one cycle ahead at the next read slot (the slot after this
-//! cycle's `pop`), so the word is ready when its entry reaches the head; a bundle written into
-//! the slot being read in the same cycle (pushed into an empty FIFO, or behind one entry that
-//! is popped) has its word read again in the next cycle (a block-RAM read of the address being
-//! written is undefined), and `head_word_ok` rises one cycle later. `head_word` is the SRAM
+//! registers. The SRAM is read every cycle at the head's slot (`read_slot`, a register: no
+//! decision of the cycle reaches the RAM's read address), so a head's word is ready one cycle
+//! after its entry reaches the head by a `pop`, or after it is written into the head's slot
+//! (a block-RAM read of the address being written is undefined): `head_word_ok` is low in that
+//! cycle. An entry that reaches the head by a push into an empty FIFO has its word written in
+//! that push's cycle, so it too is ready one cycle later. `head_word` is the SRAM
 //! word only for an offset bundle at the head whose word was read after it was written (zero
 //! otherwise), so uninitialized SRAM never reaches an output.
 //!
@@ -48,8 +49,9 @@
 //! `fill` (entries held); `next_work_id`; the probe `probe_batch` -> `probe_issued`,
 //! `probe_covered`; `unstreamed_valid/unstreamed_batch`.
 //! Timing: one command and one pop per cycle; an entry pushed in cycle t can be at the head
-//! from cycle t+1. An offset bundle's `head_word_ok` is high when it reaches the head, or one
-//! cycle later if its word was written in the cycle its slot was read. Head outputs and
+//! from cycle t+1. An offset bundle's `head_word_ok` is high from the cycle after it reaches
+//! the head (by a `pop`, or by a push into an empty FIFO); `pop` and `cmd_*` reach only
+//! registers (the read slot, `head_word_ok`, the write side). Head outputs and
 //! `empty/full/fill` come from registers and the SRAM (no combinational path from `pop` or
 //! `cmd_*`); `cmd_ready` is combinational from `cmd_kind`, the decoder state and the fill
 //! level; the probe outputs are combinational from `probe_batch` and registers, `unstreamed_*`
@@ -389,9 +391,9 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             }
         }
         self.read_slot.d.next = self.next_read_slot.val();
-        // Offset-bundle words: written at the write slot; read one cycle ahead at the next read
-        // slot, so the word is ready when its entry reaches the head. A word written into the
-        // slot read in the same cycle is read again in the next cycle (`head_word_ok_reg`).
+        // Offset-bundle words: written at the write slot; read every cycle at the head's slot
+        // (a register). After a pop, or a write into the slot being read, the head's word is
+        // the one read in the next cycle (`head_word_ok_reg` low for a cycle).
         self.entry_word.clock.next = self.clock.val();
         self.entry_word.write_address.next = self.write_slot.q.val();
         if self.coalesce.val() {
@@ -400,9 +402,10 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         self.entry_word.write_data.next = self.cmd_offsets.val();
         self.entry_word.write_enable.next =
             self.cmd_fire.val() & (self.cmd_kind.val() == self.kind_offset.val());
-        self.entry_word.read_address.next = self.next_read_slot.val();
-        self.head_word_ok_reg.d.next = !(self.entry_word.write_enable.val()
-            & (self.entry_word.write_address.val() == self.next_read_slot.val()));
+        self.entry_word.read_address.next = self.read_slot.q.val();
+        self.head_word_ok_reg.d.next = !self.pop.val()
+            & !(self.entry_word.write_enable.val()
+                & (self.entry_word.write_address.val() == self.read_slot.q.val()));
         if self.push.val() {
             self.tail_slot.d.next = self.write_slot.q.val();
             self.tail_is_offset.d.next = self.cmd_kind.val() == self.kind_offset.val();

@@ -12,9 +12,9 @@
 //! `done_*` (batches outside stream output finished by the pipeline); per SO unit the MPC side
 //! (`batch_*`, `attr_*`, `end_*`) and the memory side (`wr_*`). SSYNC's retire messages go to
 //! the batch-ID generator inside. Sub-blocks are public so simulations can watch them.
-//! Timing: that of the parts; a register slice on each request channel between the crossbar
-//! and SSYNC (one cycle, a request per cycle), so no path runs from an SO unit's request through
-//! the crossbar's arbiters into SSYNC's table; the response route is combinational.
+//! Timing: that of the parts; the crossbar's arbiters register their choice and then the
+//! payload (two cycles from an SO unit's request to SSYNC), so no path runs from an SO unit's
+//! request through an arbiter into SSYNC's table; the response route is combinational.
 use crate::msg::{FirstRequest, Msg128};
 use crate::stream_out::batch_id_gen::BatchIdGen;
 use crate::stream_out::so_crossbar::SoCrossbar;
@@ -69,15 +69,6 @@ pub struct SoCluster<
     pub ssync: Ssync<SO_UNITS, SRC_BITS, OPS, OP_BITS, FILL_BITS>,
     pub xbar: SoCrossbar<SO_UNITS, SRC_BITS>,
     pub so: [SoUnit; SO_UNITS],
-    // register slices between the crossbar and SSYNC (one per request channel)
-    first_slice_valid: DFF<Bit>,
-    first_slice_data: DFF<FirstRequest>,
-    first_slice_source: DFF<Bits<SRC_BITS>>,
-    second_slice_valid: DFF<Bit>,
-    second_slice_data: DFF<Msg128>,
-    second_slice_source: DFF<Bits<SRC_BITS>>,
-    first_slice_free: Signal<Local, Bit>,
-    second_slice_free: Signal<Local, Bit>,
 }
 
 impl<
@@ -129,14 +120,6 @@ impl<
             ssync: Default::default(),
             xbar: Default::default(),
             so: std::array::from_fn(|_| Default::default()),
-            first_slice_valid: Default::default(),
-            first_slice_data: Default::default(),
-            first_slice_source: Default::default(),
-            second_slice_valid: Default::default(),
-            second_slice_data: Default::default(),
-            second_slice_source: Default::default(),
-            first_slice_free: Default::default(),
-            second_slice_free: Default::default(),
         }
     }
 }
@@ -176,43 +159,15 @@ impl<
         self.ids.retire_valid.next = self.ssync.retire_valid.val();
         self.ids.retire_batch_id.next = self.ssync.retire_batch_id.val();
         self.ssync.retire_ready.next = self.ids.retire_ready.val();
-        // crossbar -> register slice -> SSYNC: the slice takes a request when it is empty or
-        // SSYNC takes the one it holds (a valid/ready output register, one cycle of latency)
-        dff_setup!(
-            self,
-            clock,
-            first_slice_valid,
-            first_slice_data,
-            first_slice_source,
-            second_slice_valid,
-            second_slice_data,
-            second_slice_source
-        );
-        self.ssync.first_valid.next = self.first_slice_valid.q.val();
-        self.ssync.first_data.next = self.first_slice_data.q.val();
-        self.ssync.first_source.next = self.first_slice_source.q.val();
-        self.first_slice_free.next = !self.first_slice_valid.q.val() | self.ssync.first_ready.val();
-        self.xbar.first_ready.next = self.first_slice_free.val();
-        if self.first_slice_free.val() {
-            self.first_slice_valid.d.next = self.xbar.first_valid.val();
-            self.first_slice_data.d.next = self.xbar.first_data.val();
-            self.first_slice_source.d.next = self.xbar.first_source.val();
-        }
-        self.ssync.second_valid.next = self.second_slice_valid.q.val();
-        self.ssync.second_data.next = self.second_slice_data.q.val();
-        self.ssync.second_source.next = self.second_slice_source.q.val();
-        self.second_slice_free.next =
-            !self.second_slice_valid.q.val() | self.ssync.second_ready.val();
-        self.xbar.second_ready.next = self.second_slice_free.val();
-        if self.second_slice_free.val() {
-            self.second_slice_valid.d.next = self.xbar.second_valid.val();
-            self.second_slice_data.d.next = self.xbar.second_data.val();
-            self.second_slice_source.d.next = self.xbar.second_source.val();
-        }
-        if self.reset.val() {
-            self.first_slice_valid.d.next = false;
-            self.second_slice_valid.d.next = false;
-        }
+        // crossbar -> SSYNC (the crossbar's outputs are registers)
+        self.ssync.first_valid.next = self.xbar.first_valid.val();
+        self.ssync.first_data.next = self.xbar.first_data.val();
+        self.ssync.first_source.next = self.xbar.first_source.val();
+        self.xbar.first_ready.next = self.ssync.first_ready.val();
+        self.ssync.second_valid.next = self.xbar.second_valid.val();
+        self.ssync.second_data.next = self.xbar.second_data.val();
+        self.ssync.second_source.next = self.xbar.second_source.val();
+        self.xbar.second_ready.next = self.ssync.second_ready.val();
         self.xbar.resp_valid.next = self.ssync.resp_valid.val();
         self.xbar.resp_data.next = self.ssync.resp_data.val();
         self.xbar.resp_dest.next = self.ssync.resp_dest.val();

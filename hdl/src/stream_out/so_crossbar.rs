@@ -1,8 +1,10 @@
 //! `SoCrossbar` — the crossbar between `SO_UNITS` SO units and SSYNC (SPEC SO-5..SO-7, SO-9).
 //!
-//! Request direction: two round-robin arbiters ([`RrArbiter`]) merge the SO units' first
+//! Request direction: two round-robin arbiters ([`StagedArbiter`]) merge the SO units' first
 //! requests (25 bits) and second requests (128 bits) onto SSYNC's two request channels,
-//! carrying the index of the SO unit that sent each message (`*_source`). Response direction:
+//! carrying the index of the SO unit that sent each message (`*_source`); each arbiter
+//! registers its choice and then the chosen payload, so SSYNC's request inputs come from
+//! flip-flops and no cycle holds both an arbitration and a 128-bit multiplexer. Response direction:
 //! SSYNC's response is routed to SO unit `resp_dest` (`so_resp_valid[i]` only for that unit,
 //! `resp_ready` from that unit).
 //!
@@ -11,12 +13,13 @@
 //! `first_valid/ready/data/source`, `second_valid/ready/data/source`,
 //! `resp_valid/ready/data/dest`, `so_resp_valid/ready/data[i]`; `violation` (an arbiter saw a
 //! requester drop `valid` before its transfer, or a response addressed to no SO unit).
-//! Timing: combinational in both directions (zero latency), one message per channel per cycle;
-//! a waiting SO unit is served within `SO_UNITS` transfers. The 128-bit second requests are
-//! multiplexed as an AND-OR over the second arbiter's one-hot grant (`grant_onehot`), the
-//! 25-bit first requests by the arbiter's index.
+//! Timing: requests take two cycles from an SO unit's `valid` to SSYNC's (the choice is
+//! registered, the payload is taken the cycle after and offered from the output register);
+//! one message per channel per cycle while different SO units take turns (one SO unit alone
+//! every other cycle, never needed: it has one message outstanding, SO-9); a waiting SO unit
+//! is chosen within `SO_UNITS` choices. Responses: combinational (zero latency).
 use crate::msg::{FirstRequest, Msg128};
-use crate::widgets::rr_arbiter::RrArbiter;
+use crate::widgets::staged_arbiter::StagedArbiter;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -45,14 +48,9 @@ pub struct SoCrossbar<const SO_UNITS: usize, const SRC_BITS: usize> {
     pub so_resp_ready: [Signal<In, Bit>; SO_UNITS],
     pub so_resp_data: [Signal<Out, Msg128>; SO_UNITS],
     pub violation: Signal<Out, Bit>,
-    pub first_arb: RrArbiter<FirstRequest, SO_UNITS, SRC_BITS>,
-    pub second_arb: RrArbiter<Msg128, SO_UNITS, SRC_BITS>,
+    pub first_arb: StagedArbiter<FirstRequest, SO_UNITS, SRC_BITS>,
+    pub second_arb: StagedArbiter<Msg128, SO_UNITS, SRC_BITS>,
     dest_found: Signal<Local, Bit>,
-    second_unit_data: Signal<Local, Msg128>,
-    second_lane0: Signal<Local, Bits<32>>,
-    second_lane1: Signal<Local, Bits<32>>,
-    second_lane2: Signal<Local, Bits<32>>,
-    second_lane3: Signal<Local, Bits<32>>,
     unit_index: [Constant<Bits<SRC_BITS>>; SO_UNITS],
 }
 
@@ -86,11 +84,6 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for SoCrossbar<SO_UNI
             first_arb: Default::default(),
             second_arb: Default::default(),
             dest_found: Default::default(),
-            second_unit_data: Default::default(),
-            second_lane0: Default::default(),
-            second_lane1: Default::default(),
-            second_lane2: Default::default(),
-            second_lane3: Default::default(),
             unit_index: std::array::from_fn(|i| Constant::new(bits::<SRC_BITS>(i as u64))),
         }
     }
@@ -116,29 +109,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for SoCrossbar<SO_UNITS
         self.first_source.next = self.first_arb.grant_source.val();
         self.first_arb.grant_ready.next = self.first_ready.val();
         self.second_valid.next = self.second_arb.grant_valid.val();
-        // The 128-bit second request as an AND-OR over the arbiter's one-hot grant: each
-        // grant bit selects one unit's lanes (no encoded index fanning out to 128 multiplexers).
-        self.second_lane0.next = bits::<32>(0);
-        self.second_lane1.next = bits::<32>(0);
-        self.second_lane2.next = bits::<32>(0);
-        self.second_lane3.next = bits::<32>(0);
-        for i in 0..SO_UNITS {
-            self.second_unit_data.next = self.so_second_data[i].val();
-            if self.second_arb.grant_onehot.val().get_bit(i) {
-                self.second_lane0.next =
-                    self.second_lane0.val() | self.second_unit_data.val().lane0;
-                self.second_lane1.next =
-                    self.second_lane1.val() | self.second_unit_data.val().lane1;
-                self.second_lane2.next =
-                    self.second_lane2.val() | self.second_unit_data.val().lane2;
-                self.second_lane3.next =
-                    self.second_lane3.val() | self.second_unit_data.val().lane3;
-            }
-        }
-        self.second_data.next.lane0 = self.second_lane0.val();
-        self.second_data.next.lane1 = self.second_lane1.val();
-        self.second_data.next.lane2 = self.second_lane2.val();
-        self.second_data.next.lane3 = self.second_lane3.val();
+        self.second_data.next = self.second_arb.grant_data.val();
         self.second_source.next = self.second_arb.grant_source.val();
         self.second_arb.grant_ready.next = self.second_ready.val();
         // Response route back.

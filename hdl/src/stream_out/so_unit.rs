@@ -84,11 +84,9 @@ pub struct SoUnit {
     first_data_reg: DFF<FirstRequest>,
     second_data_reg: DFF<Msg128>,
     request_offsets: DFF<Msg128>,
-    /// Stage A's job is complete (all flags below settled) since last cycle: `fits_reg` and
-    /// `FitCheck`'s `writes_buffer` (the buffers it writes) describe it.
+    /// Stage A's job is complete (all flags below settled) since last cycle: `FitCheck`'s
+    /// `fits` and `writes_buffer` (the buffers it writes) describe it.
     request_settled: DFF<Bit>,
-    /// SO-12 test of stage A's job (registered [`FitCheck`]).
-    fits_reg: DFF<Bit>,
     // stage B
     writing_reg: DFF<Bit>,
     /// The buffers of the job in stage B, in write order (slot 0 is being written): valid,
@@ -215,7 +213,6 @@ impl Default for SoUnit {
             second_data_reg: Default::default(),
             request_offsets: Default::default(),
             request_settled: Default::default(),
-            fits_reg: Default::default(),
             writing_reg: Default::default(),
             slot_valid: std::array::from_fn(|_| Default::default()),
             slot_buffer: std::array::from_fn(|_| Default::default()),
@@ -297,7 +294,6 @@ impl Logic for SoUnit {
             second_data_reg,
             request_offsets,
             request_settled,
-            fits_reg,
             writing_reg,
             slot0_start,
             job_bpc,
@@ -444,7 +440,6 @@ impl Logic for SoUnit {
         self.prep_order1.d.next = self.order1.val();
         self.prep_order2.d.next = self.order2.val();
         self.prep_order3.d.next = self.order3.val();
-        self.fits_reg.d.next = self.fit_check.fits.val();
         self.request_complete.next = self.request_busy.q.val()
             & !self.request_first_pending.q.val()
             & !self.request_counting.q.val()
@@ -514,7 +509,7 @@ impl Logic for SoUnit {
         // `job_done` pulses once per job, in job order.
         self.stage_b_free.next = !self.writing_reg.q.val()
             | (self.job_end.val()
-                & self.fits_reg.q.val()
+                & self.fit_check.fits.val()
                 & (self.fit_check.writes_buffer.val() != bits::<4>(0)));
         self.handover.next = self.request_settled.q.val() & self.stage_b_free.val();
         self.request_settled.d.next = self.request_complete.val() & !self.handover.val();
@@ -602,7 +597,7 @@ impl Logic for SoUnit {
         }
         if self.handover.val() {
             self.request_busy.d.next = false;
-            if !self.fits_reg.q.val() {
+            if !self.fit_check.fits.val() {
                 self.overflow.next = true;
                 self.job_done.next = true;
             } else if self.fit_check.writes_buffer.val() == bits::<4>(0) {

@@ -57,9 +57,9 @@
 //! bundle between `D` and the next `E` takes effect between the two operations, in stream
 //! order; one received while an operation is open takes effect when that operation ends. `E D`
 //! with no work token between is an empty operation (nothing is pushed). A repeated `E` or `D`
-//! is ignored. An offset bundle is applied when it reaches the head and no operation is
-//! active; a bundle whose word was written in the cycle its slot was read is applied one cycle
-//! later. A push into a full FIFO is back-pressured (`cmd_ready` low, SO-13); other commands
+//! is ignored. An offset bundle is applied in the cycle after it reaches the head (its word is
+//! read from the FIFO's RAM at the head's slot), when no operation is active; a bundle whose
+//! word was written in that cycle is applied one cycle later. A push into a full FIFO is back-pressured (`cmd_ready` low, SO-13); other commands
 //! keep flowing. A batch/task is matched only once its work token has been seen (the current
 //! batch ID differs from the op FIFO's `next_work_id`).
 //!
@@ -94,7 +94,7 @@
 //! cycle it arrives; `commit` / `commit_overflow` and the SSOBOs follow three cycles
 //! later. Between operations: the end is seen one cycle after the last batch is accounted, the
 //! next operation loads in the cycle after, and matching resumes one cycle after the load; an
-//! offset bundle between them adds one cycle (two if its word was written in the cycle its
+//! offset bundle between them adds two cycles (three if its word was written in the cycle its
 //! slot was read). One command per cycle.
 use crate::msg::{FirstRequest, Msg128};
 use crate::stream_out::msg_table::MsgTable;

@@ -1,4 +1,5 @@
 //! Shared hardware widgets: one block per file.
 pub mod block_ram;
 pub mod rr_arbiter;
+pub mod staged_arbiter;
 pub mod stream_fifo;

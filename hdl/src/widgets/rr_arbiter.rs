@@ -10,9 +10,8 @@
 //!
 //! Ports: `clock`, `reset` (synchronous: requester 0 first again, no held choice);
 //! `req_valid[i]`/`req_ready[i]`/`req_data[i]`; `grant_valid`/`grant_ready`/`grant_data`/
-//! `grant_source`; `grant_onehot` (the same choice one-hot, for a parent that multiplexes a
-//! wide payload itself as an AND-OR); `violation` (a held requester dropped `valid` before its
-//! transfer, which the channel rules forbid).
+//! `grant_source`; `violation` (a held requester dropped `valid` before its transfer, which
+//! the channel rules forbid).
 //!
 //! Timing: combinational from request to grant (zero latency), one transfer per cycle.
 //! The control path is one-hot: the round-robin state is a mask of the requesters after the
@@ -35,7 +34,6 @@ pub struct RrArbiter<T: Synth, const N: usize, const SRC_BITS: usize> {
     pub grant_ready: Signal<In, Bit>,
     pub grant_data: Signal<Out, T>,
     pub grant_source: Signal<Out, Bits<SRC_BITS>>,
-    pub grant_onehot: Signal<Out, Bits<N>>,
     pub violation: Signal<Out, Bit>,
     /// Requesters after the one served last (all clear after reset or after the last index):
     /// they are preferred, lowest first; then the lowest of all.
@@ -76,7 +74,6 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Default for RrArbiter<T, N
             grant_ready: Default::default(),
             grant_data: Default::default(),
             grant_source: Default::default(),
-            grant_onehot: Default::default(),
             violation: Default::default(),
             rr_mask: Default::default(),
             held: Default::default(),
@@ -154,7 +151,6 @@ impl<T: Synth, const N: usize, const SRC_BITS: usize> Logic for RrArbiter<T, N, 
             }
         }
         self.grant_valid.next = self.chosen_valid.val();
-        self.grant_onehot.next = self.grant.val();
         self.violation.next = self.held.q.val() & !self.chosen_valid.val() & !self.reset.val();
         // Hold an offered grant until it is taken; after a transfer prefer those above it.
         self.held.d.next = self.chosen_valid.val() & !self.grant_ready.val();

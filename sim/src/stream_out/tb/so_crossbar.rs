@@ -1,13 +1,14 @@
 //! Crossbar testbench (SPEC SO-8, SO-9): random requests from 4 SO units towards SSYNC and
 //! random responses back, against a model of the routing and its fairness.
 use crate::harness::PortTrace;
-use crate::tb::{finish_waves, harness, TbOutput};
+use crate::tb::{finish_waves, harness, ChannelMonitor, TbOutput};
 use crate::vcd::gtkw::Group;
 use ppu_hdl::prelude::*;
 use ppu_hdl::stream_out::so_crossbar::SoCrossbar;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
+use std::collections::VecDeque;
 use std::path::Path;
 
 /// Reference crossbar of the export: 4 SO units.
@@ -24,16 +25,37 @@ pub struct XbarTbResult {
     pub ports: Option<PortTrace>,
 }
 
-/// The SO units and SSYNC around the crossbar: pending messages per unit, sequence numbers of
-/// first requests (sent and received), and how often a waiting unit was passed over.
-#[derive(Debug, Default)]
+/// The SO units and SSYNC around the crossbar: the message each unit offers, the messages
+/// handed over to the crossbar and not yet passed to SSYNC (per unit, in order), sequence
+/// numbers of first requests (sent and received), and how often a waiting unit was passed over.
+#[derive(Debug)]
 struct Traffic {
     firsts: [Option<FirstRequestFields>; N],
     seconds: [Option<[u32; 4]>; N],
+    first_flight: [VecDeque<FirstRequestFields>; N],
+    second_flight: [VecDeque<[u32; 4]>; N],
     seq: [u16; N],
     got_seq: [u16; N],
-    /// Transfers each waiting unit has seen go to others, per channel (first, second).
+    /// Hand-overs to other units that each waiting unit has seen, per channel (first, second).
     wait: [[u32; N]; 2],
+    first_out: ChannelMonitor<(usize, FirstRequest)>,
+    second_out: ChannelMonitor<(usize, Msg128)>,
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Traffic {
+            firsts: [None; N],
+            seconds: [None; N],
+            first_flight: std::array::from_fn(|_| VecDeque::new()),
+            second_flight: std::array::from_fn(|_| VecDeque::new()),
+            seq: [0; N],
+            got_seq: [0; N],
+            wait: [[0; N]; 2],
+            first_out: ChannelMonitor::new("first"),
+            second_out: ChannelMonitor::new("second"),
+        }
+    }
 }
 
 /// What SSYNC and the SO units do in one cycle.
@@ -92,48 +114,104 @@ impl Traffic {
         u.resp_data.next = Msg128Fields(c.word).to_hw();
     }
 
-    /// The first request passed on: from a requesting unit, with its data, in per-unit order.
+    /// The first request passed on to SSYNC: the oldest one its unit handed over, in per-unit
+    /// order, held stable until SSYNC takes it.
     fn first(&mut self, u: &RefCrossbar, c: &Cycle, res: &mut XbarTbResult) -> Result<(), String> {
-        if u.first_valid.val() != self.firsts.iter().any(Option::is_some) {
-            return Err("first_valid does not reflect the requesters".into());
-        }
+        let s = u.first_source.val().index();
+        let fired = self.first_out.check(
+            c.reset,
+            u.first_valid.val(),
+            c.first_ready,
+            (s, u.first_data.val()),
+        )?;
         if !u.first_valid.val() {
             return Ok(());
         }
-        let s = u.first_source.val().index();
-        if self.firsts[s].map(|f| f.to_hw()) != Some(u.first_data.val()) {
-            return Err(format!("first request not from source {}", s));
+        if self.first_flight[s].front().map(|f| f.to_hw()) != Some(u.first_data.val()) {
+            return Err(format!(
+                "first request from source {} that unit {} did not hand over (or out of order)",
+                s, s
+            ));
         }
-        if c.first_ready {
+        if fired {
             let f = FirstRequestFields::from_hw(u.first_data.val());
             if f.batch_id != (self.got_seq[s] * 4 + s as u16) & 0x3fff {
                 return Err(format!("unit {}'s first requests out of order", s));
             }
             self.got_seq[s] += 1;
-            self.firsts[s] = None;
+            self.first_flight[s].pop_front();
             res.firsts += 1;
-            let pending = self.firsts.map(|f| f.is_some());
-            passed_over(&mut self.wait[0], s, pending);
         }
         Ok(())
     }
 
-    /// The second request passed on: from a requesting unit, with its data.
+    /// The second request passed on to SSYNC: the oldest one its unit handed over.
     fn second(&mut self, u: &RefCrossbar, c: &Cycle, res: &mut XbarTbResult) -> Result<(), String> {
+        let s = u.second_source.val().index();
+        let fired = self.second_out.check(
+            c.reset,
+            u.second_valid.val(),
+            c.second_ready,
+            (s, u.second_data.val()),
+        )?;
         if !u.second_valid.val() {
             return Ok(());
         }
-        let s = u.second_source.val().index();
-        if self.seconds[s].map(|x| Msg128Fields(x).to_hw()) != Some(u.second_data.val()) {
-            return Err(format!("second request not from source {}", s));
+        if self.second_flight[s]
+            .front()
+            .map(|x| Msg128Fields(*x).to_hw())
+            != Some(u.second_data.val())
+        {
+            return Err(format!(
+                "second request from source {} that unit {} did not hand over",
+                s, s
+            ));
         }
-        if c.second_ready {
-            self.seconds[s] = None;
+        if fired {
+            self.second_flight[s].pop_front();
             res.seconds += 1;
-            let pending = self.seconds.map(|x| x.is_some());
-            passed_over(&mut self.wait[1], s, pending);
         }
         Ok(())
+    }
+
+    /// Hand-overs (`so_*_ready[i]`): only to a unit that offers a message, which then leaves
+    /// the unit; every other waiting unit was passed over once more; the crossbar holds at most
+    /// one message per channel (its output register).
+    fn handovers(&mut self, u: &RefCrossbar) -> Result<(), String> {
+        for i in 0..N {
+            if u.so_first_ready[i].val() {
+                let f = self.firsts[i]
+                    .take()
+                    .ok_or(format!("so_first_ready[{}] without a request", i))?;
+                self.first_flight[i].push_back(f);
+                let pending = self.firsts.map(|f| f.is_some());
+                passed_over(&mut self.wait[0], i, pending);
+            }
+            if u.so_second_ready[i].val() {
+                let x = self.seconds[i]
+                    .take()
+                    .ok_or(format!("so_second_ready[{}] without a request", i))?;
+                self.second_flight[i].push_back(x);
+                let pending = self.seconds.map(|x| x.is_some());
+                passed_over(&mut self.wait[1], i, pending);
+            }
+        }
+        let firsts_held: usize = self.first_flight.iter().map(VecDeque::len).sum();
+        let seconds_held: usize = self.second_flight.iter().map(VecDeque::len).sum();
+        if firsts_held > 1 || seconds_held > 1 {
+            return Err("the crossbar holds more than one message on a channel".into());
+        }
+        Ok(())
+    }
+
+    /// A reset empties the crossbar: the messages it held are gone.
+    fn reset(&mut self) {
+        for q in self.first_flight.iter_mut() {
+            q.clear();
+        }
+        for q in self.second_flight.iter_mut() {
+            q.clear();
+        }
     }
 }
 
@@ -180,15 +258,17 @@ fn check(
     }
     t.first(u, c, res)?;
     t.second(u, c, res)?;
+    t.handovers(u)?;
     if t.wait.iter().flatten().any(|&w| w > N as u32) {
         return Err("a waiting SO unit was passed over more than N times".into());
     }
     responses(u, c, res)
 }
 
-/// Drive [`RefCrossbar`] with random traffic from 4 SO units: every message arrives once, in
-/// per-unit order, with the right source index, a waiting unit is served within 4 transfers;
-/// responses reach exactly the addressed unit and take its ready.
+/// Drive [`RefCrossbar`] with random traffic from 4 SO units: every message handed over arrives
+/// at SSYNC once, in per-unit order, with the right source index, from a channel that holds it
+/// stable until taken; a waiting unit is taken within 4 hand-overs to others; responses
+/// reach exactly the addressed unit and take its ready.
 pub fn run_crossbar(seed: u64, cycles: u64, out: &TbOutput) -> Result<XbarTbResult, String> {
     let mut h = harness(
         RefCrossbar::default(),
@@ -203,7 +283,9 @@ pub fn run_crossbar(seed: u64, cycles: u64, out: &TbOutput) -> Result<XbarTbResu
         let c = traffic.generate(&mut rng, cycle);
         traffic.drive(&mut h.uut, &c);
         h.settle().map_err(|e| e.to_string())?;
-        if !c.reset {
+        if c.reset {
+            traffic.reset();
+        } else {
             check(&h.uut, &mut traffic, &c, &mut res)
                 .map_err(|e| format!("cycle {}: {}", cycle, e))?;
         }

@@ -652,7 +652,10 @@ impl<'a> SsyncBench<'a> {
         Ok(Some(dest))
     }
 
-    /// Every good job done, every command sent, every batch retired — for more than 4 cycles.
+    /// Every good job done, every command sent, every batch retired — for more than 8 cycles:
+    /// an offset bundle behind the last operation still has to reach the SSOBOs (the retire
+    /// ends the operation one cycle later, the pop one more, the head's word is read in the
+    /// cycle after the pop, then the three accounting stages).
     fn done_for_a_while(&mut self) -> bool {
         let good_jobs = self.tb.jobs.iter().filter(|j| !j.bogus).count();
         if self.res.jobs_done >= good_jobs
@@ -661,7 +664,7 @@ impl<'a> SsyncBench<'a> {
         {
             self.done_cycles += 1;
         }
-        self.done_cycles > 4
+        self.done_cycles > 8
     }
 
     /// The end of the run: SSOBOs and statistics against the golden model (good input only).
