@@ -54,7 +54,9 @@ impl RrModel {
     }
 }
 
-fn first_request(source: usize, seq: u64, rng: &mut ChaCha8Rng) -> FirstRequest {
+/// A random first request of requester `source`, its `seq`-th: the batch ID encodes both, so
+/// a scoreboard can tell whose message it is and in which order.
+pub(crate) fn first_request(source: usize, seq: u64, rng: &mut ChaCha8Rng) -> FirstRequest {
     FirstRequestFields {
         batch_id: ((seq * 4 + source as u64) & 0x3fff) as u16,
         task: rng.gen_range(0..1024),

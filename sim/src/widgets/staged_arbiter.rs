@@ -3,6 +3,7 @@
 //! when it is free, choose the next among the others, round robin from the one after the last
 //! chosen), with a scoreboard per requester and a stability monitor on the output channel.
 use crate::tb::{harness, ChannelMonitor, TbConfig, TbOutput, TbResult};
+use crate::widgets::rr_arbiter::first_request;
 use ppu_hdl::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -64,15 +65,6 @@ impl StagedModel {
     }
 }
 
-fn request(source: usize, seq: u64, rng: &mut ChaCha8Rng) -> FirstRequest {
-    FirstRequestFields {
-        batch_id: ((seq * 4 + source as u64) & 0x3fff) as u16,
-        task: rng.gen_range(0..1024),
-        last: rng.gen_bool(0.5),
-    }
-    .to_hw()
-}
-
 /// Drive [`RefStagedArbiter`] from 4 random requesters (each holds `valid` and its payload
 /// until taken) and check every cycle's outputs against [`StagedModel`]; a scoreboard per
 /// requester checks that every taken payload leaves once, in order, with its source; the
@@ -95,7 +87,7 @@ pub fn run_staged_arbiter(cfg: &TbConfig, out: &TbOutput) -> Result<TbResult, St
         let reset = cycle == 0 || cfg.resets.contains(&cycle);
         for (i, o) in offered.iter_mut().enumerate() {
             if o.is_none() && !reset && rng.gen_bool(cfg.valid_prob) {
-                *o = Some(request(i, seq[i], &mut rng));
+                *o = Some(first_request(i, seq[i], &mut rng));
                 seq[i] += 1;
             }
         }
