@@ -29,7 +29,7 @@
 //! [`VIOL_OUTSIDE_OPERATION`] a request for a batch outside every operation, its entry is
 //! cleared: behind the current batch/task once an operation has been loaded (`started`:
 //! never streamed, or already accounted); for a batch already given out that no operation in
-//! the FIFO covers (`arrival_outside`, the parent's registered probe of the entry written two
+//! the FIFO covers (`arrival_outside`, the parent's registered probe of the entry written three
 //! cycles before, `arrival_source`); for the batch of a work token that came while streaming was disabled
 //! (`unstreamed_valid/unstreamed_batch`, registered by the parent); or a first request for a
 //! batch/task another unit already asked for (dropped on arrival: it can never be answered to
@@ -96,7 +96,7 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     pub sel_batch: Signal<In, Bit>,
     pub resp_free: Signal<In, Bit>,
     pub retire_free: Signal<In, Bit>,
-    /// The first request written two cycles ago (entry `arrival_source`) is for a batch
+    /// The first request written three cycles ago (entry `arrival_source`) is for a batch
     /// outside every operation (the parent's registered probe of the operation FIFO).
     pub arrival_outside: Signal<In, Bit>,
     pub arrival_source: Signal<In, Bits<SRC_BITS>>,

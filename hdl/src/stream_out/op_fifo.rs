@@ -39,8 +39,9 @@
 //! (a block-RAM read of the address being written is undefined): `head_word_ok` is low in that
 //! cycle. An entry that reaches the head by a push into an empty FIFO has its word written in
 //! that push's cycle, so it too is ready one cycle later. `head_word` is the SRAM
-//! word only for an offset bundle at the head whose word was read after it was written (zero
-//! otherwise), so uninitialized SRAM never reaches an output.
+//! word read at the head's slot, not gated (it may be uninitialized SRAM, X in Verilog): it is
+//! the head's offset bundle only with `head_is_offset & head_word_ok & !empty`, and the parent
+//! takes it only then (its accounting registers it and selects it only for that bundle).
 //!
 //! Parameters: `OPS` >= 2 entries, `OP_BITS` = clog2(OPS) (≥1), `FILL_BITS` = clog2(OPS+1).
 //! Ports: `clock`, `reset`; `cmd_valid/cmd_ready/cmd_kind/cmd_batch_id/cmd_offsets` (as at
@@ -54,7 +55,9 @@
 //! registers (the read slot, `head_word_ok`, the write side). Head outputs and
 //! `empty/full/fill` come from registers and the SRAM (no combinational path from `pop` or
 //! `cmd_*`); `cmd_ready` is combinational from `cmd_kind`, the decoder state and the fill
-//! level; the probe outputs are combinational from `probe_batch` and registers, `unstreamed_*`
+//! level; the probe outputs are registers: `probe_issued`/`probe_covered` in cycle t+1 answer
+//! the `probe_batch` of cycle t against the FIFO's state in cycle t (a subtract and a compare
+//! per entry, registered before the OR over the entries); `unstreamed_*`
 //! from `cmd_*`.
 use crate::msg::Msg128;
 use crate::widgets::block_ram::BlockRam;
@@ -81,7 +84,8 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     pub cmd_offsets: Signal<In, Msg128>,
     // from the parent
     pub pop: Signal<In, Bit>,
-    /// Bad-input probe (SO-13): the batch ID of this cycle's first request.
+    /// Bad-input probe (SO-13): the batch ID of this cycle's first request (answered in the
+    /// next cycle).
     pub probe_batch: Signal<In, Bits<14>>,
     // head entry and fill level
     pub head_is_offset: Signal<Out, Bit>,
@@ -95,9 +99,9 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     pub fill: Signal<Out, Bits<FILL_BITS>>,
     /// The batch ID the next work token will carry (SO-1: IDs are consecutive).
     pub next_work_id: Signal<Out, Bits<14>>,
-    /// `probe_batch` was given out by a work token already seen.
+    /// Last cycle's `probe_batch` had been given out by a work token then.
     pub probe_issued: Signal<Out, Bit>,
-    /// `probe_batch` lies inside an operation still in the FIFO (or in the open one).
+    /// Last cycle's `probe_batch` lay inside an operation then in the FIFO (or the open one).
     pub probe_covered: Signal<Out, Bit>,
     /// A work token outside every operation (not streamed) is accepted this cycle.
     pub unstreamed_valid: Signal<Out, Bit>,
@@ -127,6 +131,11 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     /// Start of the open operation, and whether it has covered half the ID ring or more.
     open_start: DFF<Bits<14>>,
     open_long: DFF<Bit>,
+    /// The probe, registered halfway: per entry whether it holds `probe_batch`, whether the
+    /// open operation holds it, whether it was given out (all from this cycle's state).
+    probe_hit: [DFF<Bit>; OPS],
+    probe_open_hit: DFF<Bit>,
+    probe_issued_reg: DFF<Bit>,
     // combinational
     next_read_slot: Signal<Local, Bits<OP_BITS>>,
     cmd_needs_slot: Signal<Local, Bit>,
@@ -147,7 +156,6 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     slot_index: [Constant<Bits<OP_BITS>>; OPS],
     last_slot: Constant<Bits<OP_BITS>>,
     depth: Constant<Bits<FILL_BITS>>,
-    zero_msg: Constant<Msg128>,
 }
 
 impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
@@ -203,6 +211,9 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             decoder_any_work: Default::default(),
             open_start: Default::default(),
             open_long: Default::default(),
+            probe_hit: std::array::from_fn(|_| Default::default()),
+            probe_open_hit: Default::default(),
+            probe_issued_reg: Default::default(),
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
             cmd_fire: Default::default(),
@@ -222,7 +233,6 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             slot_index: std::array::from_fn(|i| Constant::new(bits::<OP_BITS>(i as u64))),
             last_slot: Constant::new(bits::<OP_BITS>((OPS - 1) as u64)),
             depth: Constant::new(bits::<FILL_BITS>(OPS as u64)),
-            zero_msg: Constant::new(Msg128::default()),
         }
     }
 }
@@ -247,9 +257,13 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             next_work_id_reg,
             decoder_any_work,
             open_start,
-            open_long
+            open_long,
+            probe_open_hit,
+            probe_issued_reg
         );
         for i in 0..OPS {
+            self.probe_hit[i].clock.next = self.clock.val();
+            self.probe_hit[i].d.next = false;
             self.entry_valid[i].clock.next = self.clock.val();
             self.entry_valid[i].d.next = self.entry_valid[i].q.val();
             self.entry_is_offset[i].clock.next = self.clock.val();
@@ -278,11 +292,9 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         self.full.next = self.fill_reg.q.val() == self.depth.val();
         self.fill.next = self.fill_reg.q.val();
         self.head_word_ok.next = self.head_word_ok_reg.q.val();
-        // The SRAM word is used only for a written offset bundle at the head (no X escapes).
-        self.head_word.next = self.zero_msg.val();
-        if self.head_word_ok_reg.q.val() & self.head_is_offset.val() & !self.empty.val() {
-            self.head_word.next = self.entry_word.read_data.val();
-        }
+        // The SRAM word as read, not gated: the parent takes it only for a written offset
+        // bundle at the head (no gate fanning out to 128 bits behind the head's kind).
+        self.head_word.next = self.entry_word.read_data.val();
         // Command decoder (SO-3). An offset bundle right behind another one that is not at the
         // head replaces it (only the later one can take effect before the next operation), so
         // bundles inside an open operation never fill the FIFO ahead of its `D`.
@@ -351,9 +363,10 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         self.next_work_id.next = self.next_work_id_reg.q.val();
         // Given out: at most half the ring behind `next_work_id` (the phase bit's window, SO-1).
         self.probe_back.next = self.next_work_id_reg.q.val() - self.probe_batch.val();
-        self.probe_issued.next = self.decoder_any_work.q.val()
+        self.probe_issued_reg.d.next = self.decoder_any_work.q.val()
             & (self.probe_back.val() != bits::<14>(0))
             & (self.probe_back.val() <= self.half_window.val());
+        self.probe_issued.next = self.probe_issued_reg.q.val();
         // The open operation holds every batch given out since its start (all of them once it
         // is half the ring long).
         self.probe_in_open.next = self.decoder_enabled.q.val()
@@ -362,7 +375,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
                 | (self.probe_back.val()
                     <= (self.next_work_id_reg.q.val() - self.open_start.q.val())));
         // A closed operation holds [start, end): exact in modular arithmetic.
-        self.probe_covered.next = self.probe_in_open.val();
+        self.probe_open_hit.d.next = self.probe_in_open.val();
+        self.probe_covered.next = self.probe_open_hit.q.val();
         for i in 0..OPS {
             self.probe_distance[i].next = self.probe_batch.val() - self.entry_start[i].q.val();
             self.op_length[i].next = self.entry_end[i].q.val() - self.entry_start[i].q.val();
@@ -370,7 +384,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
                 & !self.entry_is_offset[i].q.val()
                 & self.entry_end_known[i].q.val()
                 & (self.probe_distance[i].val() < self.op_length[i].val());
-            if self.probe_in_entry[i].val() {
+            self.probe_hit[i].d.next = self.probe_in_entry[i].val();
+            if self.probe_hit[i].q.val() {
                 self.probe_covered.next = true;
             }
         }

@@ -391,7 +391,9 @@ impl Logic for SoUnit {
         self.job_offset[3].next = self.request_offsets.q.val().lane3;
         for i in 0..4 {
             self.prep_excess[i].d.next = self.job_bytes[i].val() - self.bytes_per_cycle.val();
-            self.prep_last[i].d.next = self.job_bytes[i].val() <= self.bytes_per_cycle.val();
+            // `!(bpc < bytes)`, not `bytes <= bpc`: one borrow chain of its own (Yosys builds
+            // `<=` from the subtract beside it, a borrow plus a 32-bit zero test).
+            self.prep_last[i].d.next = !(self.bytes_per_cycle.val() < self.job_bytes[i].val());
         }
         self.prep_bpc.d.next = self.bytes_per_cycle.val();
         // Write order, from the registered set of buffers with bytes: slot k gets the k-th

@@ -22,17 +22,17 @@
 //! loop: a register per lane holds the headroom size\[i\] - SSOBO\[i\] and whether SSOBO\[i\] is
 //! past size\[i\] (`past_end`); a fitting batch/task subtracts its SBBN from the headroom (stage
 //! F) and adds it to the SSOBO (stage S). Whenever both stages are idle the headroom is
-//! recomputed from the registered size and the SSOBOs. A change of `buffer_size` (API state) is
-//! registered and raises `pause_next` in its cycle and the two after, and `pause` in the three
-//! cycles after it: the parent decides nothing while paused, so the stages go idle and the
-//! headroom follows the new size before the next batch/task is tested. Reading: a batch/task is tested against
-//! `buffer_size` as it was when its accounting was decided, or later.
+//! recomputed from the registered size and the SSOBOs. `buffer_size` (API state) is registered
+//! on entry, with whether it changed (compared on the input); a change seen in cycle t raises
+//! `pause_next` in cycles t+1..t+3 and `pause` in t+2..t+4: the parent decides nothing while
+//! paused, so the stages go idle and the headroom follows the new size before the next
+//! batch/task is tested. Reading: a batch/task is tested against `buffer_size` as it was in
+//! the cycle before its accounting was decided, or later (the input register's cycle).
 //!
 //! Ports: `clock`, `reset`; `buffer_size`; `in_commit`, `in_offset`, `in_word`, `in_nonzero`,
 //! `in_sbbn_late`;
 //! `ssobo`, `ssobo_next`; `commit` / `commit_overflow`; `stat_needed`, `stat_written`,
-//! `overflow_count`; `pause_next` (combinational from `buffer_size` and a register: decide
-//! nothing next cycle), `pause` (registered: decide nothing this cycle).
+//! `overflow_count`; `pause_next` (from registers: decide nothing next cycle), `pause` (registered: decide nothing this cycle).
 //! Timing: a decision in cycle t is tested in t+2 and reaches `ssobo` in t+4 (`ssobo_next` in
 //! t+3); one step per cycle.
 use crate::msg::Msg128;
@@ -84,7 +84,10 @@ pub struct SsoboAccount {
     stat_needed_reg: DFF<Msg128>,
     stat_written_reg: DFF<Msg128>,
     overflow_count_reg: DFF<Bits<16>>,
-    // buffer sizes
+    // buffer sizes: `size_in` the input registered, `size_moving` whether it differs from the
+    // size before it (compared on the input, so no 128-bit compare reaches `pause_next`)
+    size_in: DFF<Msg128>,
+    size_moving: DFF<Bit>,
     size_reg: DFF<Msg128>,
     size_changed: DFF<Bit>,
     size_changed_before: DFF<Bit>,
@@ -163,6 +166,8 @@ impl Logic for SsoboAccount {
             stat_needed_reg,
             stat_written_reg,
             overflow_count_reg,
+            size_in,
+            size_moving,
             size_reg,
             size_changed,
             size_changed_before,
@@ -188,8 +193,10 @@ impl Logic for SsoboAccount {
         self.test_offset.d.next = self.read_offset.q.val();
         self.test_value.d.next = self.value_msg.val();
         self.test_nonzero.d.next = self.read_nonzero.q.val();
-        self.size_reg.d.next = self.buffer_size.val();
-        self.size_changing.next = self.buffer_size.val() != self.size_reg.q.val();
+        self.size_in.d.next = self.buffer_size.val();
+        self.size_moving.d.next = self.buffer_size.val() != self.size_in.q.val();
+        self.size_reg.d.next = self.size_in.q.val();
+        self.size_changing.next = self.size_moving.q.val();
         self.size_changed.d.next = self.size_changing.val();
         self.size_changed_before.d.next = self.size_changed.q.val();
         self.size_changed_before2.d.next = self.size_changed_before.q.val();

@@ -70,11 +70,11 @@
 //! [`VIOL_OUTSIDE_OPERATION`] (3) a request for a batch/task outside every operation: behind
 //! the current one once an operation has been loaded (never streamed, or already accounted),
 //! for a batch given out that no operation in the FIFO covers (the op FIFO's probe, one cycle
-//! after the request is written), for the batch of a work token that arrives while streaming
+//! after the request is written, answering a cycle later), for the batch of a work token that arrives while streaming
 //! is disabled, or a batch/task another unit already asked for; so no request waits forever;
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
 //! (code 3 clears the entry); nothing already accepted is lost. `violation` rises one cycle
-//! after a bad second request or a duplicate first request, and up to four cycles after a
+//! after a bad second request or a duplicate first request, and up to five cycles after a
 //! request found to be outside every operation.
 //!
 //! Overflow (SO-12, [`SsoboAccount`], the same definition as the SO unit's `FitCheck`): a
@@ -189,7 +189,10 @@ pub struct Ssync<
     arrival_batch: DFF<Bits<14>>,
     unstreamed_valid: DFF<Bit>,
     unstreamed_batch: DFF<Bits<14>>,
-    /// The probe's answer for last cycle's arrival: outside every operation (registered).
+    /// Last cycle's arrival, while the operation FIFO's probe of it answers (registered).
+    probe_valid: DFF<Bit>,
+    probe_source: DFF<Bits<SRC_BITS>>,
+    /// The probe's answer for the arrival two cycles ago: outside every operation.
     outside_valid: DFF<Bit>,
     outside_source: DFF<Bits<SRC_BITS>>,
     /// Responses decided one and two cycles ago (to `resp_pending*_dest`): the older enters
@@ -291,6 +294,8 @@ impl<
             arrival_batch: Default::default(),
             unstreamed_valid: Default::default(),
             unstreamed_batch: Default::default(),
+            probe_valid: Default::default(),
+            probe_source: Default::default(),
             outside_valid: Default::default(),
             outside_source: Default::default(),
             resp_pending: Default::default(),
@@ -348,6 +353,8 @@ impl<
             arrival_batch,
             unstreamed_valid,
             unstreamed_batch,
+            probe_valid,
+            probe_source,
             outside_valid,
             outside_source,
             resp_pending,
@@ -399,10 +406,12 @@ impl<
                 & !self.resp_pending.q.val()
                 & !self.resp_pending2.q.val());
         self.msg_table.retire_free.next = !self.retire_skid_valid.q.val();
-        self.outside_valid.d.next = self.arrival_valid.q.val()
+        self.probe_valid.d.next = self.arrival_valid.q.val();
+        self.probe_source.d.next = self.arrival_source.q.val();
+        self.outside_valid.d.next = self.probe_valid.q.val()
             & self.op_fifo.probe_issued.val()
             & !self.op_fifo.probe_covered.val();
-        self.outside_source.d.next = self.arrival_source.q.val();
+        self.outside_source.d.next = self.probe_source.q.val();
         self.msg_table.arrival_outside.next = self.outside_valid.q.val();
         self.msg_table.arrival_source.next = self.outside_source.q.val();
         self.msg_table.unstreamed_valid.next = self.unstreamed_valid.q.val();
@@ -562,6 +571,7 @@ impl<
             self.op_done.d.next = false;
             self.started.d.next = false;
             self.arrival_valid.d.next = false;
+            self.probe_valid.d.next = false;
             self.unstreamed_valid.d.next = false;
             self.outside_valid.d.next = false;
             self.resp_pending.d.next = false;

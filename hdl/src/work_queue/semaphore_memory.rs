@@ -15,7 +15,9 @@
 //! cycle t is registered with no logic after the RAM (on ECP5 the `DP16KD`'s own output
 //! register), and a write of cycle t or t+1 to the same semaphore is forwarded instead
 //! (write-first bypass, so a block RAM's undefined read-during-write never reaches an
-//! acquire). A user holding `rd_sem` steady sees in cycle t+1 the value after the writes of
+//! acquire). The RAM's write port is registered: a write accepted in cycle t is written into
+//! the RAM in cycle t+1 (so the host's write decision does not reach the RAM's address pins),
+//! and a read in cycle t+1 of that semaphore takes the pending write's value too. A user holding `rd_sem` steady sees in cycle t+1 the value after the writes of
 //! cycle t, as a one-cycle read would give it: the host interface presents the command's
 //! semaphore from its decode on and reads it a cycle later.
 //!
@@ -55,6 +57,11 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     read_in_sweep: DFF<Bit>,
     answer_in_sweep: DFF<Bit>,
     bypass_early_value: DFF<Bits<32>>,
+    /// The write accepted in the cycle before, on its way into the block RAM (the write port
+    /// is registered, so no write decision reaches the RAM's address pins).
+    pend_write: DFF<Bit>,
+    pend_sem: DFF<Bits<SEM_BITS>>,
+    pend_value: DFF<Bits<32>>,
     /// Stage 2 (the answer): the block RAM's word, registered straight from the RAM, and the
     /// value of the latest write to the semaphore in the two cycles since the read, if any.
     ram_word: DFF<Bits<32>>,
@@ -68,6 +75,10 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     hit_thread: Signal<Local, Bit>,
     /// This cycle's write goes to the semaphore read in the cycle before.
     hit_now: Signal<Local, Bit>,
+    /// This cycle's host or thread write goes to the semaphore read in this cycle.
+    hit_early: Signal<Local, Bit>,
+    /// The pending write (reaching the RAM in this cycle) goes to the semaphore read.
+    hit_pending: Signal<Local, Bit>,
     write_sem: Signal<Local, Bits<SEM_BITS>>,
     write_value: Signal<Local, Bits<32>>,
     last_index: Constant<Bits<SEM_BITS>>,
@@ -97,6 +108,9 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
             read_in_sweep: Default::default(),
             answer_in_sweep: Default::default(),
             bypass_early_value: Default::default(),
+            pend_write: Default::default(),
+            pend_sem: Default::default(),
+            pend_value: Default::default(),
             ram_word: Default::default(),
             bypass: Default::default(),
             bypass_value: Default::default(),
@@ -107,6 +121,8 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
             hit_host: Default::default(),
             hit_thread: Default::default(),
             hit_now: Default::default(),
+            hit_early: Default::default(),
+            hit_pending: Default::default(),
             write_sem: Default::default(),
             write_value: Default::default(),
             last_index: Constant::new(bits::<SEM_BITS>((1u64 << SEM_BITS) - 1)),
@@ -127,6 +143,9 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             read_in_sweep,
             answer_in_sweep,
             bypass_early_value,
+            pend_write,
+            pend_sem,
+            pend_value,
             ram_word,
             bypass,
             bypass_value
@@ -151,11 +170,16 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             self.write_sem.next = self.thread_wr_sem.val();
             self.write_value.next = self.thread_wr_value.val();
         }
-        self.ram.write_enable.next = self.write_now.val();
-        self.ram.write_address.next = self.write_sem.val();
-        self.ram.write_data.next = self.write_value.val();
+        self.pend_write.d.next = self.write_now.val();
+        self.pend_sem.d.next = self.write_sem.val();
+        self.pend_value.d.next = self.write_value.val();
+        self.ram.write_enable.next = self.pend_write.q.val();
+        self.ram.write_address.next = self.pend_sem.q.val();
+        self.ram.write_data.next = self.pend_value.q.val();
         self.ram.read_address.next = self.rd_sem.val();
-        // Stage 1: a write in the read's cycle (the RAM's read of it is undefined).
+        // Stage 1: a write accepted in the read's cycle (it reaches the RAM a cycle later), or
+        // the pending write reaching the RAM in the read's cycle (the RAM's read of it is
+        // undefined); the newer one wins.
         self.read_sem.d.next = self.rd_sem.val();
         // A read issued during reset or the clear sweep is not served (its answer shows 0), so
         // the bypasses only look at host and thread writes, each compared on its own.
@@ -168,11 +192,16 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         }
         self.early_host.next = self.host_wr_sem.val() == self.rd_sem.val();
         self.early_thread.next = self.thread_wr_sem.val() == self.rd_sem.val();
-        self.bypass_early.d.next = self.thread_wr_valid.val() & self.early_thread.val();
+        self.hit_early.next = self.thread_wr_valid.val() & self.early_thread.val();
         if self.host_wr_en.val() {
-            self.bypass_early.d.next = self.early_host.val();
+            self.hit_early.next = self.early_host.val();
         }
-        self.bypass_early_value.d.next = self.hit_value.val();
+        self.hit_pending.next = self.pend_write.q.val() & (self.pend_sem.q.val() == self.rd_sem.val());
+        self.bypass_early.d.next = self.hit_early.val() | self.hit_pending.val();
+        self.bypass_early_value.d.next = self.pend_value.q.val();
+        if self.hit_early.val() {
+            self.bypass_early_value.d.next = self.hit_value.val();
+        }
         // Stage 2: the RAM's word as it left the RAM; a write in this cycle overrides the
         // earlier one.
         self.ram_word.d.next = self.ram.read_data.val();
@@ -205,6 +234,7 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_index.d.next = bits::<SEM_BITS>(0);
+            self.pend_write.d.next = false;
             self.bypass_early.d.next = false;
             self.bypass.d.next = false;
             self.violation.next = false;
