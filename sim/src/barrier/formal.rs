@@ -61,7 +61,7 @@ fn barrier_counter<const P: usize, const S: usize>() -> FormalCheck {
         verilog: Box::new(|| counter_verilog::<P, S>(true)),
         defines: defines(P),
         flatten: true,
-        solver: Solver::Cvc5,
+        solver: Solver::Cvc5Bitblast,
         properties: vec![
             Property {
                 name: "EARLY",
@@ -111,7 +111,7 @@ fn barrier_counter_sweep<const P: usize, const S: usize>() -> FormalCheck {
         verilog: Box::new(|| counter_verilog::<P, S>(false)),
         defines: defines(P),
         flatten: true,
-        solver: Solver::Cvc5,
+        solver: Solver::Cvc5Bitblast,
         properties: vec![Property {
             name: "SWEEP",
             claim: "after a reset no token is taken and ready stays low until every cache tile's count has been written 0 (256 cycles); ready then stays high until the next reset (BR-5)",
@@ -145,7 +145,7 @@ fn prop() -> FormalCheck {
         verilog: Box::new(|| verilog_of(Prop::default(), "prop")),
         defines: vec![],
         flatten: true,
-        solver: Solver::Cvc5,
+        solver: Solver::Cvc5Bitblast,
         properties: vec![
             Property {
                 name: "NO_EARLY",

@@ -71,9 +71,14 @@ pub enum Solver {
     /// cvc5 (Debian's `cvc5`, 1.0.3). Z3 4.8.12 never returns on some models that cvc5 solves
     /// in under a second (`viewport_swizzle`: Z3 sits in step 0's assumptions, flat or
     /// hierarchical). Debian's Boolector (1.5.118, 2012) cannot be driven by `yosys-smtbmc`: it
-    /// rejects the first command, `set-option`. Run with its internal bit-blaster
-    /// ([`Solver::options`]).
+    /// rejects the first command, `set-option`.
     Cvc5,
+    /// cvc5 with its internal bit-blaster (`--bv-solver=bitblast-internal`) instead of its
+    /// default bit-vector solver. Much faster on some models (`viewport_multicast` ORDER 63 ->
+    /// 8 s, `barrier_counter` COUNT's induction step 26 -> 11 s, `prop` NO_EARLY 20 -> 10 s),
+    /// much slower on others (`front_end_monitor` WATCHDOG's induction step: 2 s -> over 10
+    /// minutes): measure both.
+    Cvc5Bitblast,
 }
 
 impl Solver {
@@ -81,18 +86,22 @@ impl Solver {
     pub fn name(self) -> &'static str {
         match self {
             Solver::Z3 => "z3",
-            Solver::Cvc5 => "cvc5",
+            Solver::Cvc5 | Solver::Cvc5Bitblast => "cvc5",
         }
     }
-    /// Options passed to the solver (`yosys-smtbmc -S`). cvc5 1.0.3 with
-    /// `--bv-solver=bitblast-internal` (its own bit-blaster, instead of the default that hands
-    /// the bit-vector atoms to its SAT solver lazily): `viewport_multicast` ORDER 63 -> 8 s,
-    /// `barrier_counter` COUNT's induction step 26 -> 11 s, `prop` NO_EARLY 20 -> 10 s, the same
-    /// verdicts.
+    /// Options passed to the solver (`yosys-smtbmc -S`).
     pub fn options(self) -> &'static [&'static str] {
         match self {
-            Solver::Z3 => &[],
-            Solver::Cvc5 => &["--bv-solver=bitblast-internal"],
+            Solver::Z3 | Solver::Cvc5 => &[],
+            Solver::Cvc5Bitblast => &["--bv-solver=bitblast-internal"],
+        }
+    }
+    /// The name in the report's mode column.
+    pub fn label(self) -> &'static str {
+        match self {
+            Solver::Z3 => "z3",
+            Solver::Cvc5 => "cvc5",
+            Solver::Cvc5Bitblast => "cvc5 bitblast",
         }
     }
 }
@@ -543,7 +552,7 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
                 r.claim,
                 match r.solver {
                     Solver::Z3 => r.mode.label(),
-                    s => format!("{}, {}", r.mode.label(), s.name()),
+                    s => format!("{}, {}", r.mode.label(), s.label()),
                 },
                 if r.passed {
                     "PASS".to_string()
@@ -563,7 +572,7 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
 
 /// The header of `synth/FORMAL.md`.
 pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
-Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 with `--bv-solver=bitblast-internal` where the mode says so). \
+Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so; cvc5 bitblast: cvc5 with `--bv-solver=bitblast-internal`). \
 Each unit's properties are in `synth/formal/<unit>_props.sv` (`gp_fifo_compare` shares `gp_fifo_props.sv`), a wrapper around the exported \
 module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
