@@ -21,6 +21,7 @@
 // it, g's flags are compared with all low (the monitor keeps no flags across a reset), so a stuck
 // run that spans a reset counts from the first cycle whose flags equal the cycle's before.
 // observe: phase_cycles$q watchdog_cycles$*$q watchdog_reached$*$q threshold_minus_one$q previous_conn_halted$*$q previous_conn_empty$*$q previous_conn_not_stalled$*$q previous_conn_not_quiescent$*$q
+`default_nettype none
 module front_end_monitor_props(
     input wire clock,
     input wire reset,
@@ -212,3 +213,4 @@ module front_end_monitor_props(
     always @(*) if (past_valid && held_q && !held && !reset_q) assert(step == 2'd3);
 `endif
 endmodule
+`default_nettype wire
