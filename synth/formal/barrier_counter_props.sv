@@ -20,7 +20,11 @@
 // run on a formal copy whose sweep is cut to one tile (`last_tile` = 0), so that tokens are
 // taken two cycles after a reset and the mutants fail within a few cycles; the cut changes
 // nothing else.
-// observe: clearing$q clear_tile$q in_valid$q in_tiled$q in_tile$q read_valid$q read_tiled$q read_tile$q count_valid$q count_tiled$q count_tile$q count_raw$q sel_raw$q sel_last$q sel_alt$q sel_nontiled$q alt_next$q wr_valid$q wr_tile$q wr_count$q wr_next$q written_valid$q written_tile$q written_next$q nontiled_next$q release_valid_reg$q tile_counts$read_address tile_counts$read_data tile_counts$write_address tile_counts$write_data tile_counts$write_enable arbiter$req_ready$0 arbiter$req_ready$1
+//
+// `arbiter.grant` is the choice of the RrArbiter sub-block, one-hot (a local of it, no port):
+// the runner flattens the formal copy to reach it. "The choice is one-hot and names
+// token_source" is the helper invariant that closes the induction at k = 2.
+// observe: clearing$q clear_tile$q in_valid$q in_tiled$q in_tile$q read_valid$q read_tiled$q read_tile$q count_valid$q count_tiled$q count_tile$q count_raw$q sel_raw$q sel_last$q sel_alt$q sel_nontiled$q alt_next$q wr_valid$q wr_tile$q wr_count$q wr_next$q written_valid$q written_tile$q written_next$q nontiled_next$q release_valid_reg$q tile_counts$read_address tile_counts$read_data tile_counts$write_address tile_counts$write_data tile_counts$write_enable arbiter.grant
 `default_nettype none
 module barrier_counter_props(
     input wire clock,
@@ -156,16 +160,15 @@ module barrier_counter_props(
     // count (the register keeps its successor) plus the non-tiled tokens in those stages is
     // count_n; each stage's due bit is its token completing a set; the count stage's selects
     // name where its count comes from (the write stage, the word or the successor of the word
-    // bypassed, the word read, the non-tiled count); one grant at a time.
+    // bypassed, the word read, the non-tiled count); the arbiter's choice is one-hot (or none)
+    // and is the requester `token_source` names.
     // Every count register (any tile) holds a count below PIPES, in reset cycles too (a reset
     // leaves them).
     always @(*) if (past_valid)
         assert(obs_wr_count_q < P && obs_wr_next_q < P && obs_alt_next_q < P
             && obs_written_next_q < P);
     always @(*) if (past_valid && !reset) begin
-        assert(!(obs_arbiter_req_ready_0 && obs_arbiter_req_ready_1));
-        assert(!obs_arbiter_req_ready_0 || token_source == 0);
-        assert(!obs_arbiter_req_ready_1 || token_source == 1);
+        assert(obs_arbiter_grant == 0 || obs_arbiter_grant == (1 << token_source));
         assert(word_t < P && last_t < P && obs_nontiled_next_q < P);
         assert(count_t == modp(last_t + in_t + rd_t + ct_t));
         assert(count_n == modp(last_n + in_n + rd_n + ct_n));

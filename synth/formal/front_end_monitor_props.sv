@@ -8,7 +8,20 @@
 // trusted only after a full round trip of the tree, RT = 2*S+1 cycles (command tree S stages,
 // one cycle for a unit's state, roll-up S stages). The drain protocol (drain_mode, ST-9) holds
 // the feed stopped instead of halt and waits for all EMPTY instead of all HALTED.
-// observe: phase_cycles$q
+//
+// ST-7 (WATCHDOG): the deadlock watchdog, per roll-up connection g (its units: the roll-up
+// tree's chains of the reference instance, 8'h07, 8'h08, 8'h30, 8'hc0). g is stuck in a cycle
+// when the watchdog runs (IDLE; WAIT of the drain protocol; not while halt is held), the
+// threshold is not 0, g shows a QUIESCENT or a STALLED unit, and g does not move: none of its
+// units reports progress and its four flags are those of the previous cycle. In the first cycle
+// beyond `deadlock_threshold` stuck cycles (counted since g last moved or was pulsed) the monitor
+// pulses g's units' lines for that cycle (line_resume if g shows a QUIESCENT unit, else
+// line_reset) and raises `deadlock`; never in any other cycle. The threshold is a configuration
+// input, kept steady except in a reset cycle. A reset clears the monitor: in the first cycle after
+// it, g's flags are compared with all low (the monitor keeps no flags across a reset), so a stuck
+// run that spans a reset counts from the first cycle whose flags equal the cycle's before.
+// observe: phase_cycles$q watchdog_cycles$*$q watchdog_reached$*$q threshold_minus_one$q previous_conn_halted$*$q previous_conn_empty$*$q previous_conn_not_stalled$*$q previous_conn_not_quiescent$*$q
+`default_nettype none
 module front_end_monitor_props(
     input wire clock,
     input wire reset,
@@ -126,9 +139,78 @@ module front_end_monitor_props(
     always @(*) if (store_req) assert(held && seen);
 `endif
 
+`ifdef P_WATCHDOG
+    // ST-7: the watchdog fires for connection g exactly in the first cycle beyond
+    // deadlock_threshold stuck cycles of g (see the header), never earlier and never otherwise.
+    reg [15:0] threshold_q = 16'd0;
+    always @(posedge clock) threshold_q <= deadlock_threshold;
+    always @(*) if (past_valid && !reset) assume(deadlock_threshold == threshold_q);
+    function [7:0] members(input integer g);
+        members = (g == 0) ? 8'h07 : (g == 1) ? 8'h08 : (g == 2) ? 8'h30 : 8'hc0;
+    endfunction
+    // The flags of the previous cycle (all low after a reset).
+    reg [3:0] prev_h = 4'd0, prev_e = 4'd0, prev_ns = 4'd0, prev_nq = 4'd0;
+    always @(posedge clock)
+        if (reset) begin
+            prev_h <= 4'd0; prev_e <= 4'd0; prev_ns <= 4'd0; prev_nq <= 4'd0;
+        end else begin
+            prev_h <= c_halted; prev_e <= c_empty; prev_ns <= c_not_stalled;
+            prev_nq <= c_not_quiescent;
+        end
+    wire running = phase == IDLE || (phase == WAIT && drain_mode);
+    reg [3:0] stuck, fire;
+    reg [7:0] want_resume, want_reset;
+    // Stuck cycles of g counted since it last moved or was pulsed (16 bits each, g = 0 lowest).
+    reg [63:0] run = 64'd0;
+    integer g, gn, gh;
+    always @(*) begin
+        want_resume = 8'd0;
+        want_reset = 8'd0;
+        for (g = 0; g < 4; g = g + 1) begin
+            stuck[g] = running && deadlock_threshold != 16'd0
+                && (!c_not_quiescent[g] || !c_not_stalled[g])
+                && (progress & members(g)) == 8'd0
+                && c_halted[g] == prev_h[g] && c_empty[g] == prev_e[g]
+                && c_not_stalled[g] == prev_ns[g] && c_not_quiescent[g] == prev_nq[g];
+            fire[g] = stuck[g] && run[16*g +: 16] == deadlock_threshold;
+            if (fire[g] && !c_not_quiescent[g]) want_resume = want_resume | members(g);
+            if (fire[g] && c_not_quiescent[g]) want_reset = want_reset | members(g);
+        end
+    end
+    always @(posedge clock)
+        for (gn = 0; gn < 4; gn = gn + 1)
+            run[16*gn +: 16] <= (!reset && stuck[gn] && !fire[gn]) ? run[16*gn +: 16] + 16'd1
+                : 16'd0;
+    always @(*) if (past_valid && !reset) begin
+        assert(deadlock == (fire != 4'd0));
+        assert(line_resume == want_resume);
+        assert(line_reset == want_reset);
+    end
+`ifndef MUTANT
+    // Helper invariants: the monitor's previous flags are the observer's; its threshold - 1 is
+    // the threshold's; connection g's counter is the stuck run and its "reached" bit says the
+    // run has reached the threshold.
+    always @(*) if (past_valid) begin
+        assert(obs_previous_conn_halted_q_all == prev_h && obs_previous_conn_empty_q_all == prev_e
+            && obs_previous_conn_not_stalled_q_all == prev_ns
+            && obs_previous_conn_not_quiescent_q_all == prev_nq);
+        if (!reset) begin
+            assert(obs_threshold_minus_one_q == deadlock_threshold - 16'd1);
+            for (gh = 0; gh < 4; gh = gh + 1) begin
+                assert(obs_watchdog_cycles_q_all[16*gh +: 16] == run[16*gh +: 16]);
+                assert(run[16*gh +: 16] <= deadlock_threshold);
+                assert(obs_watchdog_reached_q_all[gh]
+                    == (deadlock_threshold != 16'd0 && run[16*gh +: 16] == deadlock_threshold));
+            end
+        end
+    end
+`endif
+`endif
+
 `ifdef P_RELEASE
     // ST-5 (3)-(6), issue #12: the hold is dropped (by anything but the monitor's own reset)
     // only after a store, then a reset, then a restore have completed during it.
     always @(*) if (past_valid && held_q && !held && !reset_q) assert(step == 2'd3);
 `endif
 endmodule
+`default_nettype wire

@@ -67,7 +67,8 @@ fn st1_st4_status_unit_properties_hold_and_their_mutants_fail() {
 }
 
 #[test]
-fn st5_monitor_stores_only_after_a_round_trip_of_all_halted_and_releases_halt_only_after_restore() {
+fn st5_st7_monitor_stores_only_after_a_round_trip_of_all_halted_releases_halt_only_after_restore_and_its_watchdog_fires_exactly_beyond_the_threshold(
+) {
     prove(|c| c.unit == "front_end_monitor");
 }
 

@@ -142,6 +142,12 @@ fn command_tree() -> FormalCheck {
 /// does not leave step 0 (base case or induction, flat or hierarchical); cvc5 on the
 /// hierarchical model took 13 s a step by step 12; flattened, cvc5 does the 20-step base case in
 /// 85 s and the induction step in under a second.
+///
+/// WATCHDOG (ST-7): k = [`WATCHDOG_K`]. The helper invariants close the induction at once; the
+/// base case's depth is what the mutant needs: with a threshold of 2, after the reset (step 0) a
+/// connection with all-low flags (a QUIESCENT unit, flags equal to the cleared ones) is stuck
+/// from step 1, the mutant fires in step 2 (the real unit in step 3). k = 3 (steps 0..2): the
+/// base case's step 3 alone took cvc5 31 s (the induction step 3 s).
 fn front_end_monitor() -> FormalCheck {
     let s = REF_STAGES as u32;
     let rt = 2 * s + 1;
@@ -177,6 +183,17 @@ fn front_end_monitor() -> FormalCheck {
                 },
             },
             Property {
+                name: "WATCHDOG",
+                claim: "connection g's watchdog pulse (deadlock; line_resume to g's units if g shows a QUIESCENT unit, else line_reset) comes exactly in the first cycle beyond deadlock_threshold cycles in which g showed a QUIESCENT or STALLED unit and did not move (no progress of its units, flags unchanged) while the watchdog runs (IDLE, drain WAIT), counted since g last moved or was pulsed: never earlier, never otherwise; progress of other connections does not count; threshold 0: never (ST-7)",
+                mode: Mode::Prove { k: WATCHDOG_K },
+                why: "inductive with the helper invariants tying each connection's counter and reached bit to the stuck run, and the previous flags and threshold - 1 to the observer's",
+                mutant: Mutant {
+                    what: "connection 0 fires one stuck cycle early (its reached bit set at threshold - 1)",
+                    find: r"watchdog_reached\$0\$d = watchdog_cycles\$0\$q >= threshold_minus_one\$q;",
+                    replace: "watchdog_reached$$0$$d = watchdog_cycles$$0$$q + 16'h1 >= threshold_minus_one$$q;",
+                },
+            },
+            Property {
                 name: "RELEASE",
                 claim: "halt (drain: the feed stop) is dropped, other than by a reset of the monitor, only after a store, then a reset, then a restore completed while it was held (ST-5, issue #12)",
                 mode: Mode::Prove { k: rt + s + 8 },
@@ -190,6 +207,9 @@ fn front_end_monitor() -> FormalCheck {
         ],
     }
 }
+
+/// The induction depth of the front-end monitor's WATCHDOG (see [`front_end_monitor`]).
+const WATCHDOG_K: u32 = 3;
 
 /// The status mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
