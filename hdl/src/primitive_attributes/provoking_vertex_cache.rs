@@ -26,27 +26,35 @@
 //! `result_invalidated`, and the lookup echoed (`result_vertex`, `result_viewport`,
 //! `result_provoking`); `violation` (registered: capacity 0 or above 64, nothing is allocated).
 //!
-//! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken
-//! (Latency: 4, unchanged by the PA-6 timing work). Stage A holds the lookup and compares its
-//! tag with all 64 entries; the raw match vector is registered into stage M together with the
-//! commit stage B made in that cycle (which the entries did not show yet) as two masks, the
-//! entries to keep and those to add, so that M applies it entry by entry with no select shared
-//! by all 64. M then applies the one B makes in M's cycle, as it moves on to B: for the
-//! committing lookup's own tag, the entry its result names (its hit, or the entry it
-//! allocates; none after a provoking lookup that cannot allocate); for another tag, the
-//! matches less the entry its allocation overwrites (invalidation only concerns its own tag).
-//! Whether A's and M's tags are B's is registered a cycle ahead, compared on the stages' next
-//! values. A lookup therefore sees every earlier commit: those before its compare in the
-//! entries, the two after it in the corrections. M also registers whether the vector is
-//! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
-//! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
-//! whether its commit left an entry, so that no select follows the 64-input ORs; stage B's
-//! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
-//! valid) are each one LUT of registers loaded with it. B writes the tag through a one-hot
-//! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
-//! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
-//! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
-//! lets B commit whenever it is empty (a registered condition).
+//! Timing: five stages, one lookup per cycle, a result five cycles after its lookup is taken
+//! (Latency: 5; 4 before the Session 19 timing work, which added stage N). Stage A holds the
+//! lookup and compares its tag with all 64 entries; the raw match vector is registered into
+//! stage M together with the commit stage B made in that cycle (which the entries did not
+//! show yet) as two masks, the entries to keep and those to add, so that M applies it entry by
+//! entry with no select shared by all 64. Stage M reduces the vector to 16-entry group ORs,
+//! split at the allocation pointer (matches other than at it, at it, at the entry after it),
+//! and registers them into stage N with the vector corrected for the commit B makes in M's
+//! cycle and what that commit did (allocated; for M's own tag, allocated or invalidated).
+//! Stage N combines the groups into the split at its own cycle's pointer (an allocation in
+//! M's cycle overwrote the entry at the old pointer and moved the pointer to the entry after
+//! it) and, as it moves on to B, applies the commit B makes in N's cycle: for the committing
+//! lookup's own tag, the entry its result names (its hit, or the entry it allocates; none
+//! after a provoking lookup that cannot allocate); for another tag, the matches less the entry
+//! its allocation overwrites (invalidation only concerns its own tag). Whether A's, M's and
+//! N's tags are B's is registered a cycle ahead, compared on the stages' next values. A
+//! lookup therefore sees every earlier commit: those before its compare in the entries, the
+//! three after it in the corrections (a commit happens only when B moves on, so a stage that
+//! waits sees none). B's found bits are registers loaded from N (the match other than at the
+//! pointer, at it, whether that entry was overwritten in N's cycle and, for B's own tag,
+//! whether its commit left an entry), so that no select follows an OR wider than four
+//! registers; stage B's `b_found` and its allocation decision (allocate = provoking or not
+//! found, the capacity valid) are each one LUT of registers loaded with it. B writes the tag
+//! through a one-hot copy of the allocation pointer (an entry's write enable is one AND),
+//! invalidates, advances the pointer (its wrap a registered "the next entry is the last"
+//! bit, its one-hot copies shifted along) and registers the result. Matches are one-hot by
+//! the invariant, so the slot is an OR-encode. Back-pressure on the result stalls the stages
+//! behind it; a second result slot lets B commit whenever it is empty (a registered
+//! condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
@@ -115,10 +123,45 @@ pub struct ProvokingVertexCache {
     m_cur_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     m_cur_hi: Signal<Local, Bits<BANK_ENTRIES>>,
     m_free: Signal<Local, Bit>,
-    /// Stage M's tag is stage B's; its matches other than at the pointer; at the pointer.
-    same_mb: Signal<Local, Bit>,
-    m_excl_any: Signal<Local, Bit>,
-    m_at_ptr: Signal<Local, Bit>,
+    /// Stage M's matches, in four 16-entry groups (two per bank): other than at the pointer,
+    /// at the pointer, at the entry after it (loaded into stage N).
+    m_excl_part_lo: [Signal<Local, Bit>; 2],
+    m_excl_part_hi: [Signal<Local, Bit>; 2],
+    m_at_part_lo: [Signal<Local, Bit>; 2],
+    m_at_part_hi: [Signal<Local, Bit>; 2],
+    m_next_part_lo: [Signal<Local, Bit>; 2],
+    m_next_part_hi: [Signal<Local, Bit>; 2],
+    /// Stage B's commit of this cycle concerns stage M's tag.
+    same_mb_commit: Signal<Local, Bit>,
+    /// Stage N: the lookup whose matches are being reduced, its match vector after the
+    /// commit of M's cycle, and the group ORs of M's matches (before that commit) beside
+    /// what that commit did: allocated (`n_alloc_before`, at the pointer the groups split
+    /// at), replaced the vector for N's own tag by nothing at that pointer
+    /// (`n_void`: it allocated or was provoking) or by the entry it allocated (`n_fill`).
+    n_valid: DFF<Bit>,
+    n_vertex: DFF<Bits<VERTEX_BITS>>,
+    n_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    n_provoking: DFF<Bit>,
+    n_vec_lo: DFF<Bits<BANK_ENTRIES>>,
+    n_vec_hi: DFF<Bits<BANK_ENTRIES>>,
+    n_excl_part_lo: [DFF<Bit>; 2],
+    n_excl_part_hi: [DFF<Bit>; 2],
+    n_at_part_lo: [DFF<Bit>; 2],
+    n_at_part_hi: [DFF<Bit>; 2],
+    n_next_part_lo: [DFF<Bit>; 2],
+    n_next_part_hi: [DFF<Bit>; 2],
+    n_alloc_before: DFF<Bit>,
+    n_void: DFF<Bit>,
+    n_fill: DFF<Bit>,
+    /// N's matches other than at this cycle's pointer, and at it (after the commit of M's
+    /// cycle): what B's found bits are loaded from.
+    n_excl_any: Signal<Local, Bit>,
+    n_at_ptr: Signal<Local, Bit>,
+    n_excl_raw: Signal<Local, Bit>,
+    n_at_raw: Signal<Local, Bit>,
+    n_next_raw: Signal<Local, Bit>,
+    same_nb: Signal<Local, Bit>,
+    n_free: Signal<Local, Bit>,
     /// What stage B's commit leaves for its own tag: the entry its result names, if any.
     b_result_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     b_result_hi: Signal<Local, Bits<BANK_ENTRIES>>,
@@ -131,8 +174,8 @@ pub struct ProvokingVertexCache {
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
     /// Whether a valid entry holds stage B's tag (its match vector is not zero), as four
-    /// registers loaded with it: a match other than at the pointer of M's cycle, the match at
-    /// that pointer, whether that entry was overwritten in M's cycle (all three 0 for B's own
+    /// registers loaded with it: a match other than at the pointer of N's cycle, the match at
+    /// that pointer, whether that entry was overwritten in N's cycle (all three 0 for B's own
     /// tag), and for B's own tag whether its commit left an entry (`b_found = b_found_same |
     /// b_found_excl | b_found_at & !b_at_taken`, one LUT from registers).
     b_found_excl: DFF<Bit>,
@@ -156,15 +199,22 @@ pub struct ProvokingVertexCache {
     /// Stage B's result.
     b_outcome: Signal<Local, CacheResult>,
     result_taken: Signal<Local, Bit>,
-    /// The allocation pointer and the entry after it (precomputed).
+    /// The allocation pointer and the entry after it (precomputed), and whether that entry is
+    /// the last one (`capacity - 1`, so the pointer wraps after it; registered).
     alloc_ptr: DFF<Bits<SLOT_BITS>>,
     alloc_next: DFF<Bits<SLOT_BITS>>,
-    /// `alloc_ptr` one-hot, per bank (an entry's write enable is one AND).
+    next_at_last: DFF<Bit>,
+    /// `capacity` is 1 (the pointer and the entry after it are entry 0), registered.
+    capacity_one: DFF<Bit>,
+    /// `alloc_ptr` and `alloc_next` one-hot, per bank (an entry's write enable is one AND).
     alloc_onehot_lo: DFF<Bits<BANK_ENTRIES>>,
     alloc_onehot_hi: DFF<Bits<BANK_ENTRIES>>,
+    next_onehot_lo: DFF<Bits<BANK_ENTRIES>>,
+    next_onehot_hi: DFF<Bits<BANK_ENTRIES>>,
     /// Stage B allocates now (it commits, misses or is provoking, and the capacity is valid).
     alloc_now: Signal<Local, Bit>,
     alloc_after_next: Signal<Local, Bits<SLOT_BITS>>,
+    after_next_at_last: Signal<Local, Bit>,
     r_advance: Signal<Local, Bit>,
     b_free: Signal<Local, Bit>,
     a_free: Signal<Local, Bit>,
@@ -178,16 +228,21 @@ pub struct ProvokingVertexCache {
     invalid_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     invalid_mask_hi: Signal<Local, Bits<BANK_ENTRIES>>,
     same_tag: Signal<Local, Bit>,
-    /// Whether stage A's and stage M's tags equal stage B's, registered: compared on the
+    /// Whether stage A's, M's and N's tags equal stage B's, registered: compared on the
     /// stages' next values, so that no tag compare sits in front of the 64-bit masks.
     a_same_b: DFF<Bit>,
     m_same_b: DFF<Bit>,
+    n_same_b: DFF<Bit>,
     a_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
     a_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
     m_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
     m_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    n_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
+    n_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
     b_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
     b_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    /// A bank's two 16-entry groups.
+    half: [Constant<Bits<BANK_ENTRIES>>; 2],
     odd_entries: Constant<Bits<BANK_ENTRIES>>,
     entries_2_3: Constant<Bits<BANK_ENTRIES>>,
     entries_4_7: Constant<Bits<BANK_ENTRIES>>,
@@ -236,9 +291,35 @@ impl Default for ProvokingVertexCache {
             m_cur_lo: Default::default(),
             m_cur_hi: Default::default(),
             m_free: Default::default(),
-            same_mb: Default::default(),
-            m_excl_any: Default::default(),
-            m_at_ptr: Default::default(),
+            m_excl_part_lo: Default::default(),
+            m_excl_part_hi: Default::default(),
+            m_at_part_lo: Default::default(),
+            m_at_part_hi: Default::default(),
+            m_next_part_lo: Default::default(),
+            m_next_part_hi: Default::default(),
+            same_mb_commit: Default::default(),
+            n_valid: Default::default(),
+            n_vertex: Default::default(),
+            n_viewport: Default::default(),
+            n_provoking: Default::default(),
+            n_vec_lo: Default::default(),
+            n_vec_hi: Default::default(),
+            n_excl_part_lo: Default::default(),
+            n_excl_part_hi: Default::default(),
+            n_at_part_lo: Default::default(),
+            n_at_part_hi: Default::default(),
+            n_next_part_lo: Default::default(),
+            n_next_part_hi: Default::default(),
+            n_alloc_before: Default::default(),
+            n_void: Default::default(),
+            n_fill: Default::default(),
+            n_excl_any: Default::default(),
+            n_at_ptr: Default::default(),
+            n_excl_raw: Default::default(),
+            n_at_raw: Default::default(),
+            n_next_raw: Default::default(),
+            same_nb: Default::default(),
+            n_free: Default::default(),
             b_result_lo: Default::default(),
             b_result_hi: Default::default(),
             b_result_found: Default::default(),
@@ -263,10 +344,15 @@ impl Default for ProvokingVertexCache {
             result_taken: Default::default(),
             alloc_ptr: Default::default(),
             alloc_next: Default::default(),
+            next_at_last: Default::default(),
+            capacity_one: Default::default(),
             alloc_onehot_lo: Default::default(),
             alloc_onehot_hi: Default::default(),
+            next_onehot_lo: Default::default(),
+            next_onehot_hi: Default::default(),
             alloc_now: Default::default(),
             alloc_after_next: Default::default(),
+            after_next_at_last: Default::default(),
             r_advance: Default::default(),
             b_free: Default::default(),
             a_free: Default::default(),
@@ -281,12 +367,19 @@ impl Default for ProvokingVertexCache {
             same_tag: Default::default(),
             a_same_b: Default::default(),
             m_same_b: Default::default(),
+            n_same_b: Default::default(),
             a_next_vertex: Default::default(),
             a_next_viewport: Default::default(),
             m_next_vertex: Default::default(),
             m_next_viewport: Default::default(),
+            n_next_vertex: Default::default(),
+            n_next_viewport: Default::default(),
             b_next_vertex: Default::default(),
             b_next_viewport: Default::default(),
+            half: [
+                Constant::new(bits::<BANK_ENTRIES>(0x0000_FFFF)),
+                Constant::new(bits::<BANK_ENTRIES>(0xFFFF_0000)),
+            ],
             odd_entries: Constant::new(bits::<BANK_ENTRIES>(0xAAAA_AAAA)),
             entries_2_3: Constant::new(bits::<BANK_ENTRIES>(0xCCCC_CCCC)),
             entries_4_7: Constant::new(bits::<BANK_ENTRIES>(0xF0F0_F0F0)),
@@ -304,6 +397,7 @@ impl Logic for ProvokingVertexCache {
             self,
             clock,
             capacity_bad,
+            capacity_one,
             a_valid,
             a_vertex,
             a_viewport,
@@ -318,6 +412,15 @@ impl Logic for ProvokingVertexCache {
             p_keep_hi,
             p_add_lo,
             p_add_hi,
+            n_valid,
+            n_vertex,
+            n_viewport,
+            n_provoking,
+            n_vec_lo,
+            n_vec_hi,
+            n_alloc_before,
+            n_void,
+            n_fill,
             b_valid,
             b_vertex,
             b_viewport,
@@ -336,24 +439,44 @@ impl Logic for ProvokingVertexCache {
             s_result,
             alloc_ptr,
             alloc_next,
+            next_at_last,
             alloc_onehot_lo,
             alloc_onehot_hi,
+            next_onehot_lo,
+            next_onehot_hi,
             a_same_b,
-            m_same_b
+            m_same_b,
+            n_same_b
         );
+        for g in 0..2 {
+            self.n_excl_part_lo[g].clock.next = self.clock.val();
+            self.n_excl_part_hi[g].clock.next = self.clock.val();
+            self.n_at_part_lo[g].clock.next = self.clock.val();
+            self.n_at_part_hi[g].clock.next = self.clock.val();
+            self.n_next_part_lo[g].clock.next = self.clock.val();
+            self.n_next_part_hi[g].clock.next = self.clock.val();
+            self.n_excl_part_lo[g].d.next = self.n_excl_part_lo[g].q.val();
+            self.n_excl_part_hi[g].d.next = self.n_excl_part_hi[g].q.val();
+            self.n_at_part_lo[g].d.next = self.n_at_part_lo[g].q.val();
+            self.n_at_part_hi[g].d.next = self.n_at_part_hi[g].q.val();
+            self.n_next_part_lo[g].d.next = self.n_next_part_lo[g].q.val();
+            self.n_next_part_hi[g].d.next = self.n_next_part_hi[g].q.val();
+        }
         self.bank_lo.clock.next = self.clock.val();
         self.bank_hi.clock.next = self.clock.val();
         self.bank_lo.reset.next = self.reset.val();
         self.bank_hi.reset.next = self.reset.val();
         self.capacity_bad.d.next =
             (self.capacity.val() == bits::<7>(0)) | (self.capacity.val() > self.max_capacity.val());
+        self.capacity_one.d.next = self.capacity.val() == bits::<7>(1);
         self.violation.next = self.capacity_bad.q.val();
         // Handshakes: each stage moves when the one after it is free or moving.
         self.r_advance.next = !self.s_valid.q.val();
         self.result_taken.next = self.r_valid.q.val() & self.result_ready.val();
         self.b_commit.next = self.b_valid.q.val() & self.r_advance.val();
         self.b_free.next = !self.b_valid.q.val() | self.r_advance.val();
-        self.m_free.next = !self.m_valid.q.val() | self.b_free.val();
+        self.n_free.next = !self.n_valid.q.val() | self.b_free.val();
+        self.m_free.next = !self.m_valid.q.val() | self.n_free.val();
         self.a_free.next = !self.a_valid.q.val() | self.m_free.val();
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
@@ -428,22 +551,31 @@ impl Logic for ProvokingVertexCache {
         self.bank_hi.write_viewport.next = self.b_viewport.q.val();
         self.bank_lo.invalidate.next = self.invalid_mask_lo.val();
         self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
-        // The pointer: wraps at capacity.
+        // The pointer: wraps after the last entry (`next_at_last`, registered); the entry after
+        // the next one is the last when `alloc_next + 2 >= capacity`, or, after a wrap, when
+        // the capacity is 1. The one-hot copies move along (the next one rotates by one).
         self.alloc_after_next.next = self.alloc_next.q.val() + bits::<SLOT_BITS>(1);
-        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) + bits::<7>(1) >= self.capacity.val() {
+        self.after_next_at_last.next = bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val())
+            + bits::<7>(2)
+            >= self.capacity.val();
+        if self.next_at_last.q.val() {
             self.alloc_after_next.next = bits::<SLOT_BITS>(0);
+            self.after_next_at_last.next = self.capacity_one.q.val();
         }
         if self.alloc_now.val() {
             self.alloc_ptr.d.next = self.alloc_next.q.val();
             self.alloc_next.d.next = self.alloc_after_next.val();
-            self.alloc_onehot_lo.d.next = bits::<BANK_ENTRIES>(0);
-            self.alloc_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
-            if self.alloc_next.q.val().get_bit(5) {
-                self.alloc_onehot_hi.d.next =
-                    bits::<BANK_ENTRIES>(1) << self.alloc_next.q.val().get_bits::<5>(0);
-            } else {
-                self.alloc_onehot_lo.d.next =
-                    bits::<BANK_ENTRIES>(1) << self.alloc_next.q.val().get_bits::<5>(0);
+            self.next_at_last.d.next = self.after_next_at_last.val();
+            self.alloc_onehot_lo.d.next = self.next_onehot_lo.q.val();
+            self.alloc_onehot_hi.d.next = self.next_onehot_hi.q.val();
+            self.next_onehot_lo.d.next = self.next_onehot_lo.q.val() << bits::<BANK_ENTRIES>(1);
+            self.next_onehot_hi.d.next = self.next_onehot_hi.q.val() << bits::<BANK_ENTRIES>(1);
+            if self.next_onehot_lo.q.val().get_bit(31) {
+                self.next_onehot_hi.d.next = bits::<BANK_ENTRIES>(1);
+            }
+            if self.next_at_last.q.val() {
+                self.next_onehot_lo.d.next = bits::<BANK_ENTRIES>(1);
+                self.next_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
             }
         }
         // The result.
@@ -486,36 +618,102 @@ impl Logic for ProvokingVertexCache {
         }
         self.b_result_found.next =
             (self.b_found.val() & !self.b_provoking.q.val()) | self.alloc_now.val();
-        // Stage M -> B: M's matches after the commit of its compare cycle (`m_cur`), corrected
-        // for B's commit of this cycle (another tag: B's allocation may overwrite the entry
-        // that holds it; B's invalidation concerns B's tag only).
-        self.same_mb.next = self.b_valid.q.val() & self.m_same_b.q.val();
+        // Stage N -> B: N's matches corrected for B's commit of this cycle (another tag: B's
+        // allocation may overwrite the entry at the pointer; B's invalidation concerns B's tag
+        // only). The group ORs split at the pointer of M's cycle become the split at this
+        // cycle's pointer: when M's cycle allocated, it overwrote that entry and the pointer
+        // moved to the entry after it (matches are one-hot, so "other than at either" is
+        // `excl & !next`); when it was for N's own tag and allocated, the only match is the
+        // entry it allocated (at the pointer only when the capacity is 1).
+        self.n_excl_raw.next = self.n_excl_part_lo[0].q.val()
+            | self.n_excl_part_lo[1].q.val()
+            | self.n_excl_part_hi[0].q.val()
+            | self.n_excl_part_hi[1].q.val();
+        self.n_at_raw.next = self.n_at_part_lo[0].q.val()
+            | self.n_at_part_lo[1].q.val()
+            | self.n_at_part_hi[0].q.val()
+            | self.n_at_part_hi[1].q.val();
+        self.n_next_raw.next = self.n_next_part_lo[0].q.val()
+            | self.n_next_part_lo[1].q.val()
+            | self.n_next_part_hi[0].q.val()
+            | self.n_next_part_hi[1].q.val();
+        self.n_excl_any.next = self.n_fill.q.val() & !self.capacity_one.q.val();
+        self.n_at_ptr.next = self.n_fill.q.val() & self.capacity_one.q.val();
+        if !self.n_void.q.val() {
+            if self.n_alloc_before.q.val() {
+                self.n_excl_any.next = self.n_excl_raw.val() & !self.n_next_raw.val();
+                self.n_at_ptr.next = self.n_next_raw.val() & !self.capacity_one.q.val();
+            } else {
+                self.n_excl_any.next = self.n_excl_raw.val();
+                self.n_at_ptr.next = self.n_at_raw.val();
+            }
+        }
+        self.same_nb.next = self.b_valid.q.val() & self.n_same_b.q.val();
+        if self.b_free.val() {
+            self.b_valid.d.next = self.n_valid.q.val();
+            self.b_vertex.d.next = self.n_vertex.q.val();
+            self.b_viewport.d.next = self.n_viewport.q.val();
+            self.b_provoking.d.next = self.n_provoking.q.val();
+            self.b_match_lo.d.next = self.n_vec_lo.q.val() & !self.alloc_mask_lo.val();
+            self.b_match_hi.d.next = self.n_vec_hi.q.val() & !self.alloc_mask_hi.val();
+            self.b_found_excl.d.next = self.n_excl_any.val() & !self.same_nb.val();
+            self.b_found_at.d.next = self.n_at_ptr.val() & !self.same_nb.val();
+            self.b_at_taken.d.next = self.alloc_now.val() & !self.same_nb.val();
+            self.b_found_same.d.next = self.b_result_found.val() & self.same_nb.val();
+            self.b_alloc_forced.d.next = self.n_provoking.q.val() & !self.capacity_bad.q.val();
+            self.b_alloc_open.d.next =
+                !self.capacity_bad.q.val() & !(self.b_result_found.val() & self.same_nb.val());
+            // B's tag (B is valid, so it commits now).
+            if self.same_nb.val() {
+                self.b_match_lo.d.next = self.b_result_lo.val();
+                self.b_match_hi.d.next = self.b_result_hi.val();
+            }
+        }
+        // Stage M -> N: M's matches after the commit of its compare cycle (`m_cur`), corrected
+        // into N's vector for B's commit of this cycle (as N -> B does), and reduced to group
+        // ORs split at this cycle's pointer and the entry after it, beside what that commit
+        // did (it happens only when B commits: N may be loaded while B waits).
         self.m_cur_lo.next =
             (self.m_raw_lo.q.val() & self.p_keep_lo.q.val()) | self.p_add_lo.q.val();
         self.m_cur_hi.next =
             (self.m_raw_hi.q.val() & self.p_keep_hi.q.val()) | self.p_add_hi.q.val();
-        self.m_excl_any.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any()
-            | (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
-        self.m_at_ptr.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any()
-            | (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val()).any();
-        if self.b_free.val() {
-            self.b_valid.d.next = self.m_valid.q.val();
-            self.b_vertex.d.next = self.m_vertex.q.val();
-            self.b_viewport.d.next = self.m_viewport.q.val();
-            self.b_provoking.d.next = self.m_provoking.q.val();
-            self.b_match_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
-            self.b_match_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
-            self.b_found_excl.d.next = self.m_excl_any.val() & !self.same_mb.val();
-            self.b_found_at.d.next = self.m_at_ptr.val() & !self.same_mb.val();
-            self.b_at_taken.d.next = self.alloc_now.val() & !self.same_mb.val();
-            self.b_found_same.d.next = self.b_result_found.val() & self.same_mb.val();
-            self.b_alloc_forced.d.next = self.m_provoking.q.val() & !self.capacity_bad.q.val();
-            self.b_alloc_open.d.next =
-                !self.capacity_bad.q.val() & !(self.b_result_found.val() & self.same_mb.val());
-            // B's tag (B is valid, so it commits now).
-            if self.same_mb.val() {
-                self.b_match_lo.d.next = self.b_result_lo.val();
-                self.b_match_hi.d.next = self.b_result_hi.val();
+        for g in 0..2 {
+            self.m_excl_part_lo[g].next =
+                (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val() & self.half[g].val()).any();
+            self.m_excl_part_hi[g].next =
+                (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val() & self.half[g].val()).any();
+            self.m_at_part_lo[g].next =
+                (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val() & self.half[g].val()).any();
+            self.m_at_part_hi[g].next =
+                (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val() & self.half[g].val()).any();
+            self.m_next_part_lo[g].next =
+                (self.m_cur_lo.val() & self.next_onehot_lo.q.val() & self.half[g].val()).any();
+            self.m_next_part_hi[g].next =
+                (self.m_cur_hi.val() & self.next_onehot_hi.q.val() & self.half[g].val()).any();
+            if self.n_free.val() {
+                self.n_excl_part_lo[g].d.next = self.m_excl_part_lo[g].val();
+                self.n_excl_part_hi[g].d.next = self.m_excl_part_hi[g].val();
+                self.n_at_part_lo[g].d.next = self.m_at_part_lo[g].val();
+                self.n_at_part_hi[g].d.next = self.m_at_part_hi[g].val();
+                self.n_next_part_lo[g].d.next = self.m_next_part_lo[g].val();
+                self.n_next_part_hi[g].d.next = self.m_next_part_hi[g].val();
+            }
+        }
+        self.same_mb_commit.next = self.b_commit.val() & self.m_same_b.q.val();
+        if self.n_free.val() {
+            self.n_valid.d.next = self.m_valid.q.val();
+            self.n_vertex.d.next = self.m_vertex.q.val();
+            self.n_viewport.d.next = self.m_viewport.q.val();
+            self.n_provoking.d.next = self.m_provoking.q.val();
+            self.n_vec_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
+            self.n_vec_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
+            self.n_alloc_before.d.next = self.alloc_now.val();
+            self.n_void.d.next = self.same_mb_commit.val()
+                & (self.alloc_now.val() | self.b_provoking.q.val());
+            self.n_fill.d.next = self.same_mb_commit.val() & self.alloc_now.val();
+            if self.same_mb_commit.val() {
+                self.n_vec_lo.d.next = self.b_result_lo.val();
+                self.n_vec_hi.d.next = self.b_result_hi.val();
             }
         }
         // Stage A -> M: compare with every entry, and keep B's commit of this cycle beside the
@@ -545,7 +743,8 @@ impl Logic for ProvokingVertexCache {
             self.a_viewport.d.next = self.lookup_viewport.val();
             self.a_provoking.d.next = self.lookup_provoking.val();
         }
-        // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`).
+        // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`,
+        // `n_same_b`).
         self.a_next_vertex.next = self.a_vertex.q.val();
         self.a_next_viewport.next = self.a_viewport.q.val();
         if self.a_free.val() {
@@ -558,16 +757,24 @@ impl Logic for ProvokingVertexCache {
             self.m_next_vertex.next = self.a_vertex.q.val();
             self.m_next_viewport.next = self.a_viewport.q.val();
         }
+        self.n_next_vertex.next = self.n_vertex.q.val();
+        self.n_next_viewport.next = self.n_viewport.q.val();
+        if self.n_free.val() {
+            self.n_next_vertex.next = self.m_vertex.q.val();
+            self.n_next_viewport.next = self.m_viewport.q.val();
+        }
         self.b_next_vertex.next = self.b_vertex.q.val();
         self.b_next_viewport.next = self.b_viewport.q.val();
         if self.b_free.val() {
-            self.b_next_vertex.next = self.m_vertex.q.val();
-            self.b_next_viewport.next = self.m_viewport.q.val();
+            self.b_next_vertex.next = self.n_vertex.q.val();
+            self.b_next_viewport.next = self.n_viewport.q.val();
         }
         self.a_same_b.d.next = (self.a_next_vertex.val() == self.b_next_vertex.val())
             & (self.a_next_viewport.val() == self.b_next_viewport.val());
         self.m_same_b.d.next = (self.m_next_vertex.val() == self.b_next_vertex.val())
             & (self.m_next_viewport.val() == self.b_next_viewport.val());
+        self.n_same_b.d.next = (self.n_next_vertex.val() == self.b_next_vertex.val())
+            & (self.n_next_viewport.val() == self.b_next_viewport.val());
         self.result_valid.next = self.r_valid.q.val();
         self.result_hit.next = self.r_result.q.val().hit;
         self.result_slot.next = self.r_result.q.val().slot;
@@ -578,14 +785,19 @@ impl Logic for ProvokingVertexCache {
         if self.reset.val() {
             self.a_valid.d.next = false;
             self.m_valid.d.next = false;
+            self.n_valid.d.next = false;
             self.b_valid.d.next = false;
             self.r_valid.d.next = false;
             self.s_valid.d.next = false;
             self.alloc_ptr.d.next = bits::<SLOT_BITS>(0);
             self.alloc_next.d.next = bits::<SLOT_BITS>(1);
+            self.next_onehot_lo.d.next = bits::<BANK_ENTRIES>(2);
             if self.capacity.val() == bits::<7>(1) {
                 self.alloc_next.d.next = bits::<SLOT_BITS>(0);
+                self.next_onehot_lo.d.next = bits::<BANK_ENTRIES>(1);
             }
+            self.next_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
+            self.next_at_last.d.next = self.capacity.val() <= bits::<7>(2);
             self.alloc_onehot_lo.d.next = bits::<BANK_ENTRIES>(1);
             self.alloc_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
         }
