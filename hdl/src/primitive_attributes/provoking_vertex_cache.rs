@@ -103,6 +103,10 @@ pub struct ProvokingVertexCache {
     a_vertex: DFF<Bits<VERTEX_BITS>>,
     a_viewport: DFF<Bits<VIEWPORT_BITS>>,
     a_provoking: DFF<Bit>,
+    /// A copy of A's tag driving the upper bank's compare (half the fan-out each). Reset to 0,
+    /// which `a_vertex`/`a_viewport` are not, so that Yosys does not merge the two copies.
+    a_vertex_hi: DFF<Bits<VERTEX_BITS>>,
+    a_viewport_hi: DFF<Bits<VIEWPORT_BITS>>,
     /// Stage M: the lookup compared last cycle, with its match vector (current after every
     /// commit up to this cycle's).
     m_valid: DFF<Bit>,
@@ -278,6 +282,8 @@ impl Default for ProvokingVertexCache {
             a_vertex: Default::default(),
             a_viewport: Default::default(),
             a_provoking: Default::default(),
+            a_vertex_hi: Default::default(),
+            a_viewport_hi: Default::default(),
             m_valid: Default::default(),
             m_vertex: Default::default(),
             m_viewport: Default::default(),
@@ -402,6 +408,8 @@ impl Logic for ProvokingVertexCache {
             a_vertex,
             a_viewport,
             a_provoking,
+            a_vertex_hi,
+            a_viewport_hi,
             m_valid,
             m_vertex,
             m_viewport,
@@ -606,9 +614,9 @@ impl Logic for ProvokingVertexCache {
         }
         // Stage A: compare with every entry (registered into M below).
         self.bank_lo.probe_vertex.next = self.a_vertex.q.val();
-        self.bank_hi.probe_vertex.next = self.a_vertex.q.val();
+        self.bank_hi.probe_vertex.next = self.a_vertex_hi.q.val();
         self.bank_lo.probe_viewport.next = self.a_viewport.q.val();
-        self.bank_hi.probe_viewport.next = self.a_viewport.q.val();
+        self.bank_hi.probe_viewport.next = self.a_viewport_hi.q.val();
         // What B's commit leaves for its own tag (used by a later lookup with that tag).
         self.b_result_lo.next = self.alloc_mask_lo.val();
         self.b_result_hi.next = self.alloc_mask_hi.val();
@@ -742,6 +750,8 @@ impl Logic for ProvokingVertexCache {
             self.a_vertex.d.next = self.lookup_vertex.val();
             self.a_viewport.d.next = self.lookup_viewport.val();
             self.a_provoking.d.next = self.lookup_provoking.val();
+            self.a_vertex_hi.d.next = self.lookup_vertex.val();
+            self.a_viewport_hi.d.next = self.lookup_viewport.val();
         }
         // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`,
         // `n_same_b`).
@@ -784,6 +794,8 @@ impl Logic for ProvokingVertexCache {
         self.result_provoking.next = self.r_result.q.val().provoking;
         if self.reset.val() {
             self.a_valid.d.next = false;
+            self.a_vertex_hi.d.next = bits::<VERTEX_BITS>(0);
+            self.a_viewport_hi.d.next = bits::<VIEWPORT_BITS>(0);
             self.m_valid.d.next = false;
             self.n_valid.d.next = false;
             self.b_valid.d.next = false;
