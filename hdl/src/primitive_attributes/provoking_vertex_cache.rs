@@ -224,7 +224,11 @@ pub struct ProvokingVertexCache {
     a_free: Signal<Local, Bit>,
     b_commit: Signal<Local, Bit>,
     b_allocates: Signal<Local, Bit>,
-    b_hit_slot: Signal<Local, Bits<SLOT_BITS>>,
+    /// B's hit slot, registered: the OR-encode of N's vector, or for N's own tag the slot of
+    /// B's result in N's cycle (what that commit left). It matters only when B finds its tag,
+    /// and then that entry is not the one N's cycle overwrote.
+    b_hit_slot: DFF<Bits<SLOT_BITS>>,
+    n_slot: Signal<Local, Bits<SLOT_BITS>>,
     slot_bit: [Signal<Local, Bits<SLOT_BITS>>; SLOT_BITS],
     /// Stage B's effect on stage A's match vector this cycle.
     alloc_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
@@ -365,6 +369,7 @@ impl Default for ProvokingVertexCache {
             b_commit: Default::default(),
             b_allocates: Default::default(),
             b_hit_slot: Default::default(),
+            n_slot: Default::default(),
             slot_bit: std::array::from_fn(|_| Default::default()),
             alloc_mask_lo: Default::default(),
             alloc_mask_hi: Default::default(),
@@ -435,6 +440,7 @@ impl Logic for ProvokingVertexCache {
             b_provoking,
             b_match_lo,
             b_match_hi,
+            b_hit_slot,
             b_found_excl,
             b_found_at,
             b_at_taken,
@@ -492,47 +498,6 @@ impl Logic for ProvokingVertexCache {
             | self.b_found_excl.q.val()
             | (self.b_found_at.q.val() & !self.b_at_taken.q.val());
         self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
-        // One-hot match: each slot bit is an OR of the entries with that bit.
-        self.slot_bit[0].next = bits::<SLOT_BITS>(0);
-        if (self.b_match_lo.q.val() & self.odd_entries.val()).any()
-            | (self.b_match_hi.q.val() & self.odd_entries.val()).any()
-        {
-            self.slot_bit[0].next = bits::<SLOT_BITS>(1);
-        }
-        self.slot_bit[1].next = bits::<SLOT_BITS>(0);
-        if (self.b_match_lo.q.val() & self.entries_2_3.val()).any()
-            | (self.b_match_hi.q.val() & self.entries_2_3.val()).any()
-        {
-            self.slot_bit[1].next = bits::<SLOT_BITS>(2);
-        }
-        self.slot_bit[2].next = bits::<SLOT_BITS>(0);
-        if (self.b_match_lo.q.val() & self.entries_4_7.val()).any()
-            | (self.b_match_hi.q.val() & self.entries_4_7.val()).any()
-        {
-            self.slot_bit[2].next = bits::<SLOT_BITS>(4);
-        }
-        self.slot_bit[3].next = bits::<SLOT_BITS>(0);
-        if (self.b_match_lo.q.val() & self.entries_8_15.val()).any()
-            | (self.b_match_hi.q.val() & self.entries_8_15.val()).any()
-        {
-            self.slot_bit[3].next = bits::<SLOT_BITS>(8);
-        }
-        self.slot_bit[4].next = bits::<SLOT_BITS>(0);
-        if (self.b_match_lo.q.val() & self.entries_16_31.val()).any()
-            | (self.b_match_hi.q.val() & self.entries_16_31.val()).any()
-        {
-            self.slot_bit[4].next = bits::<SLOT_BITS>(16);
-        }
-        self.slot_bit[5].next = bits::<SLOT_BITS>(0);
-        if self.b_match_hi.q.val().any() {
-            self.slot_bit[5].next = bits::<SLOT_BITS>(32);
-        }
-        self.b_hit_slot.next = self.slot_bit[0].val()
-            | self.slot_bit[1].val()
-            | self.slot_bit[2].val()
-            | self.slot_bit[3].val()
-            | self.slot_bit[4].val()
-            | self.slot_bit[5].val();
         // Stage B's updates: allocate at the pointer, invalidate a shared provoking vertex.
         self.alloc_now.next = self.b_commit.val()
             & (self.b_alloc_forced.q.val()
@@ -588,7 +553,7 @@ impl Logic for ProvokingVertexCache {
         }
         // The result.
         self.b_outcome.next.hit = self.b_found.val() & !self.b_provoking.q.val();
-        self.b_outcome.next.slot = self.b_hit_slot.val();
+        self.b_outcome.next.slot = self.b_hit_slot.q.val();
         if self.b_allocates.val() {
             self.b_outcome.next.slot = self.alloc_ptr.q.val();
         }
@@ -656,6 +621,47 @@ impl Logic for ProvokingVertexCache {
                 self.n_at_ptr.next = self.n_at_raw.val();
             }
         }
+        // N's slot (matches are one-hot): each slot bit is an OR of the entries with that bit.
+        self.slot_bit[0].next = bits::<SLOT_BITS>(0);
+        if (self.n_vec_lo.q.val() & self.odd_entries.val()).any()
+            | (self.n_vec_hi.q.val() & self.odd_entries.val()).any()
+        {
+            self.slot_bit[0].next = bits::<SLOT_BITS>(1);
+        }
+        self.slot_bit[1].next = bits::<SLOT_BITS>(0);
+        if (self.n_vec_lo.q.val() & self.entries_2_3.val()).any()
+            | (self.n_vec_hi.q.val() & self.entries_2_3.val()).any()
+        {
+            self.slot_bit[1].next = bits::<SLOT_BITS>(2);
+        }
+        self.slot_bit[2].next = bits::<SLOT_BITS>(0);
+        if (self.n_vec_lo.q.val() & self.entries_4_7.val()).any()
+            | (self.n_vec_hi.q.val() & self.entries_4_7.val()).any()
+        {
+            self.slot_bit[2].next = bits::<SLOT_BITS>(4);
+        }
+        self.slot_bit[3].next = bits::<SLOT_BITS>(0);
+        if (self.n_vec_lo.q.val() & self.entries_8_15.val()).any()
+            | (self.n_vec_hi.q.val() & self.entries_8_15.val()).any()
+        {
+            self.slot_bit[3].next = bits::<SLOT_BITS>(8);
+        }
+        self.slot_bit[4].next = bits::<SLOT_BITS>(0);
+        if (self.n_vec_lo.q.val() & self.entries_16_31.val()).any()
+            | (self.n_vec_hi.q.val() & self.entries_16_31.val()).any()
+        {
+            self.slot_bit[4].next = bits::<SLOT_BITS>(16);
+        }
+        self.slot_bit[5].next = bits::<SLOT_BITS>(0);
+        if self.n_vec_hi.q.val().any() {
+            self.slot_bit[5].next = bits::<SLOT_BITS>(32);
+        }
+        self.n_slot.next = self.slot_bit[0].val()
+            | self.slot_bit[1].val()
+            | self.slot_bit[2].val()
+            | self.slot_bit[3].val()
+            | self.slot_bit[4].val()
+            | self.slot_bit[5].val();
         self.same_nb.next = self.b_valid.q.val() & self.n_same_b.q.val();
         if self.b_free.val() {
             self.b_valid.d.next = self.n_valid.q.val();
@@ -664,6 +670,7 @@ impl Logic for ProvokingVertexCache {
             self.b_provoking.d.next = self.n_provoking.q.val();
             self.b_match_lo.d.next = self.n_vec_lo.q.val() & !self.alloc_mask_lo.val();
             self.b_match_hi.d.next = self.n_vec_hi.q.val() & !self.alloc_mask_hi.val();
+            self.b_hit_slot.d.next = self.n_slot.val();
             self.b_found_excl.d.next = self.n_excl_any.val() & !self.same_nb.val();
             self.b_found_at.d.next = self.n_at_ptr.val() & !self.same_nb.val();
             self.b_at_taken.d.next = self.alloc_now.val() & !self.same_nb.val();
@@ -675,6 +682,7 @@ impl Logic for ProvokingVertexCache {
             if self.same_nb.val() {
                 self.b_match_lo.d.next = self.b_result_lo.val();
                 self.b_match_hi.d.next = self.b_result_hi.val();
+                self.b_hit_slot.d.next = self.b_outcome.val().slot;
             }
         }
         // Stage M -> N: M's matches after the commit of its compare cycle (`m_cur`), corrected
