@@ -241,14 +241,16 @@ pub struct ProvokingVertexCache {
     a_same_b: DFF<Bit>,
     m_same_b: DFF<Bit>,
     n_same_b: DFF<Bit>,
-    a_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    a_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
-    m_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    m_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
-    n_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    n_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
-    b_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    b_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    /// Tag equalities of the stages' current tags (and of the lookup on offer), from which
+    /// `a_same_b`, `m_same_b` and `n_same_b` select by the handshakes: a stage that is not free
+    /// keeps its tag, and B is then not free either.
+    eq_in_n: Signal<Local, Bit>,
+    eq_in_b: Signal<Local, Bit>,
+    eq_a_n: Signal<Local, Bit>,
+    eq_a_b: Signal<Local, Bit>,
+    eq_m_n: Signal<Local, Bit>,
+    eq_m_b: Signal<Local, Bit>,
+    eq_n_b: Signal<Local, Bit>,
     /// A bank's two 16-entry groups.
     half: [Constant<Bits<BANK_ENTRIES>>; 2],
     odd_entries: Constant<Bits<BANK_ENTRIES>>,
@@ -379,14 +381,13 @@ impl Default for ProvokingVertexCache {
             a_same_b: Default::default(),
             m_same_b: Default::default(),
             n_same_b: Default::default(),
-            a_next_vertex: Default::default(),
-            a_next_viewport: Default::default(),
-            m_next_vertex: Default::default(),
-            m_next_viewport: Default::default(),
-            n_next_vertex: Default::default(),
-            n_next_viewport: Default::default(),
-            b_next_vertex: Default::default(),
-            b_next_viewport: Default::default(),
+            eq_in_n: Default::default(),
+            eq_in_b: Default::default(),
+            eq_a_n: Default::default(),
+            eq_a_b: Default::default(),
+            eq_m_n: Default::default(),
+            eq_m_b: Default::default(),
+            eq_n_b: Default::default(),
             half: [
                 Constant::new(bits::<BANK_ENTRIES>(0x0000_FFFF)),
                 Constant::new(bits::<BANK_ENTRIES>(0xFFFF_0000)),
@@ -762,37 +763,42 @@ impl Logic for ProvokingVertexCache {
             self.a_viewport_hi.d.next = self.lookup_viewport.val();
         }
         // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`,
-        // `n_same_b`).
-        self.a_next_vertex.next = self.a_vertex.q.val();
-        self.a_next_viewport.next = self.a_viewport.q.val();
+        // `n_same_b`): every pair of current tags is compared, and the handshakes select.
+        self.eq_in_n.next = (self.lookup_vertex.val() == self.n_vertex.q.val())
+            & (self.lookup_viewport.val() == self.n_viewport.q.val());
+        self.eq_in_b.next = (self.lookup_vertex.val() == self.b_vertex.q.val())
+            & (self.lookup_viewport.val() == self.b_viewport.q.val());
+        self.eq_a_n.next = (self.a_vertex.q.val() == self.n_vertex.q.val())
+            & (self.a_viewport.q.val() == self.n_viewport.q.val());
+        self.eq_a_b.next = (self.a_vertex.q.val() == self.b_vertex.q.val())
+            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        self.eq_m_n.next = (self.m_vertex.q.val() == self.n_vertex.q.val())
+            & (self.m_viewport.q.val() == self.n_viewport.q.val());
+        self.eq_m_b.next = (self.m_vertex.q.val() == self.b_vertex.q.val())
+            & (self.m_viewport.q.val() == self.b_viewport.q.val());
+        self.eq_n_b.next = (self.n_vertex.q.val() == self.b_vertex.q.val())
+            & (self.n_viewport.q.val() == self.b_viewport.q.val());
+        self.a_same_b.d.next = self.eq_a_b.val();
         if self.a_free.val() {
-            self.a_next_vertex.next = self.lookup_vertex.val();
-            self.a_next_viewport.next = self.lookup_viewport.val();
+            self.a_same_b.d.next = self.eq_in_b.val();
+            if self.b_free.val() {
+                self.a_same_b.d.next = self.eq_in_n.val();
+            }
         }
-        self.m_next_vertex.next = self.m_vertex.q.val();
-        self.m_next_viewport.next = self.m_viewport.q.val();
+        self.m_same_b.d.next = self.eq_m_b.val();
         if self.m_free.val() {
-            self.m_next_vertex.next = self.a_vertex.q.val();
-            self.m_next_viewport.next = self.a_viewport.q.val();
+            self.m_same_b.d.next = self.eq_a_b.val();
+            if self.b_free.val() {
+                self.m_same_b.d.next = self.eq_a_n.val();
+            }
         }
-        self.n_next_vertex.next = self.n_vertex.q.val();
-        self.n_next_viewport.next = self.n_viewport.q.val();
+        self.n_same_b.d.next = self.eq_n_b.val();
         if self.n_free.val() {
-            self.n_next_vertex.next = self.m_vertex.q.val();
-            self.n_next_viewport.next = self.m_viewport.q.val();
+            self.n_same_b.d.next = self.eq_m_b.val();
+            if self.b_free.val() {
+                self.n_same_b.d.next = self.eq_m_n.val();
+            }
         }
-        self.b_next_vertex.next = self.b_vertex.q.val();
-        self.b_next_viewport.next = self.b_viewport.q.val();
-        if self.b_free.val() {
-            self.b_next_vertex.next = self.n_vertex.q.val();
-            self.b_next_viewport.next = self.n_viewport.q.val();
-        }
-        self.a_same_b.d.next = (self.a_next_vertex.val() == self.b_next_vertex.val())
-            & (self.a_next_viewport.val() == self.b_next_viewport.val());
-        self.m_same_b.d.next = (self.m_next_vertex.val() == self.b_next_vertex.val())
-            & (self.m_next_viewport.val() == self.b_next_viewport.val());
-        self.n_same_b.d.next = (self.n_next_vertex.val() == self.b_next_vertex.val())
-            & (self.n_next_viewport.val() == self.b_next_viewport.val());
         self.result_valid.next = self.r_valid.q.val();
         self.result_hit.next = self.r_result.q.val().hit;
         self.result_slot.next = self.r_result.q.val().slot;
