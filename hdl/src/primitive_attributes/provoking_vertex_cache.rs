@@ -208,8 +208,10 @@ pub struct ProvokingVertexCache {
     alloc_ptr: DFF<Bits<SLOT_BITS>>,
     alloc_next: DFF<Bits<SLOT_BITS>>,
     next_at_last: DFF<Bit>,
-    /// `capacity` is 1 (the pointer and the entry after it are entry 0), registered.
+    /// `capacity` is 1 (the pointer and the entry after it are entry 0), and the entry before
+    /// the last (`capacity - 2`), registered (the capacity is static during a run).
     capacity_one: DFF<Bit>,
+    before_last: DFF<Bits<7>>,
     /// `alloc_ptr` and `alloc_next` one-hot, per bank (an entry's write enable is one AND).
     alloc_onehot_lo: DFF<Bits<BANK_ENTRIES>>,
     alloc_onehot_hi: DFF<Bits<BANK_ENTRIES>>,
@@ -358,6 +360,7 @@ impl Default for ProvokingVertexCache {
             alloc_next: Default::default(),
             next_at_last: Default::default(),
             capacity_one: Default::default(),
+            before_last: Default::default(),
             alloc_onehot_lo: Default::default(),
             alloc_onehot_hi: Default::default(),
             next_onehot_lo: Default::default(),
@@ -410,6 +413,7 @@ impl Logic for ProvokingVertexCache {
             clock,
             capacity_bad,
             capacity_one,
+            before_last,
             a_valid,
             a_vertex,
             a_viewport,
@@ -484,6 +488,7 @@ impl Logic for ProvokingVertexCache {
         self.capacity_bad.d.next =
             (self.capacity.val() == bits::<7>(0)) | (self.capacity.val() > self.max_capacity.val());
         self.capacity_one.d.next = self.capacity.val() == bits::<7>(1);
+        self.before_last.d.next = self.capacity.val() - bits::<7>(2);
         self.violation.next = self.capacity_bad.q.val();
         // Handshakes: each stage moves when the one after it is free or moving.
         self.r_advance.next = !self.s_valid.q.val();
@@ -526,12 +531,12 @@ impl Logic for ProvokingVertexCache {
         self.bank_lo.invalidate.next = self.invalid_mask_lo.val();
         self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
         // The pointer: wraps after the last entry (`next_at_last`, registered); the entry after
-        // the next one is the last when `alloc_next + 2 >= capacity`, or, after a wrap, when
-        // the capacity is 1. The one-hot copies move along (the next one rotates by one).
+        // the next one is the last when the next one is the one before the last (an equality:
+        // the pointers stay below the capacity), or, after a wrap, when the capacity is 1. The
+        // one-hot copies move along (the next one rotates by one).
         self.alloc_after_next.next = self.alloc_next.q.val() + bits::<SLOT_BITS>(1);
-        self.after_next_at_last.next = bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val())
-            + bits::<7>(2)
-            >= self.capacity.val();
+        self.after_next_at_last.next =
+            bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) == self.before_last.q.val();
         if self.next_at_last.q.val() {
             self.alloc_after_next.next = bits::<SLOT_BITS>(0);
             self.after_next_at_last.next = self.capacity_one.q.val();
