@@ -177,22 +177,14 @@ pub struct ProvokingVertexCache {
     b_provoking: DFF<Bit>,
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
-    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as four
-    /// registers loaded with it: a match other than at the pointer of N's cycle, the match at
-    /// that pointer, whether that entry was overwritten in N's cycle (all three 0 for B's own
-    /// tag), and for B's own tag whether its commit left an entry (`b_found = b_found_same |
-    /// b_found_excl | b_found_at & !b_at_taken`, one LUT from registers).
-    b_found_excl: DFF<Bit>,
-    b_found_at: DFF<Bit>,
-    b_at_taken: DFF<Bit>,
-    b_found_same: DFF<Bit>,
+    /// Whether a valid entry holds stage B's tag (its match vector is not zero), and whether B
+    /// allocates when it commits (provoking or not found, the capacity valid), as registers
+    /// loaded with it: N's split at the pointer less the entry N's cycle overwrote, or for
+    /// B's own tag whether its commit left an entry. `alloc_now` is one LUT of registers.
+    b_tag_found: DFF<Bit>,
+    b_alloc_wanted: DFF<Bit>,
     b_found: Signal<Local, Bit>,
-    /// B's allocation condition in the same form, loaded with it: allocates whatever it
-    /// finds (provoking, the capacity valid), allocates unless the three `b_found_*` ORs find
-    /// (the capacity valid, B's own tag's commit left no entry), so that `alloc_now` is one
-    /// LUT of these and the commit.
-    b_alloc_forced: DFF<Bit>,
-    b_alloc_open: DFF<Bit>,
+    n_found_next: Signal<Local, Bit>,
     /// The result on offer.
     r_valid: DFF<Bit>,
     r_result: DFF<CacheResult>,
@@ -343,13 +335,10 @@ impl Default for ProvokingVertexCache {
             b_provoking: Default::default(),
             b_match_lo: Default::default(),
             b_match_hi: Default::default(),
-            b_found_excl: Default::default(),
-            b_found_at: Default::default(),
-            b_at_taken: Default::default(),
-            b_found_same: Default::default(),
+            b_tag_found: Default::default(),
+            b_alloc_wanted: Default::default(),
             b_found: Default::default(),
-            b_alloc_forced: Default::default(),
-            b_alloc_open: Default::default(),
+            n_found_next: Default::default(),
             r_valid: Default::default(),
             r_result: Default::default(),
             s_valid: Default::default(),
@@ -446,12 +435,8 @@ impl Logic for ProvokingVertexCache {
             b_match_lo,
             b_match_hi,
             b_hit_slot,
-            b_found_excl,
-            b_found_at,
-            b_at_taken,
-            b_found_same,
-            b_alloc_forced,
-            b_alloc_open,
+            b_tag_found,
+            b_alloc_wanted,
             r_valid,
             r_result,
             s_valid,
@@ -500,16 +485,10 @@ impl Logic for ProvokingVertexCache {
         self.a_free.next = !self.a_valid.q.val() | self.m_free.val();
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
-        self.b_found.next = self.b_found_same.q.val()
-            | self.b_found_excl.q.val()
-            | (self.b_found_at.q.val() & !self.b_at_taken.q.val());
+        self.b_found.next = self.b_tag_found.q.val();
         self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
         // Stage B's updates: allocate at the pointer, invalidate a shared provoking vertex.
-        self.alloc_now.next = self.b_commit.val()
-            & (self.b_alloc_forced.q.val()
-                | (self.b_alloc_open.q.val()
-                    & !self.b_found_excl.q.val()
-                    & !(self.b_found_at.q.val() & !self.b_at_taken.q.val())));
+        self.alloc_now.next = self.b_commit.val() & self.b_alloc_wanted.q.val();
         self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
         if self.alloc_now.val() {
@@ -669,6 +648,11 @@ impl Logic for ProvokingVertexCache {
             | self.slot_bit[4].val()
             | self.slot_bit[5].val();
         self.same_nb.next = self.b_valid.q.val() & self.n_same_b.q.val();
+        self.n_found_next.next =
+            self.n_excl_any.val() | (self.n_at_ptr.val() & !self.alloc_now.val());
+        if self.same_nb.val() {
+            self.n_found_next.next = self.b_result_found.val();
+        }
         if self.b_free.val() {
             self.b_valid.d.next = self.n_valid.q.val();
             self.b_vertex.d.next = self.n_vertex.q.val();
@@ -677,13 +661,9 @@ impl Logic for ProvokingVertexCache {
             self.b_match_lo.d.next = self.n_vec_lo.q.val() & !self.alloc_mask_lo.val();
             self.b_match_hi.d.next = self.n_vec_hi.q.val() & !self.alloc_mask_hi.val();
             self.b_hit_slot.d.next = self.n_slot.val();
-            self.b_found_excl.d.next = self.n_excl_any.val() & !self.same_nb.val();
-            self.b_found_at.d.next = self.n_at_ptr.val() & !self.same_nb.val();
-            self.b_at_taken.d.next = self.alloc_now.val() & !self.same_nb.val();
-            self.b_found_same.d.next = self.b_result_found.val() & self.same_nb.val();
-            self.b_alloc_forced.d.next = self.n_provoking.q.val() & !self.capacity_bad.q.val();
-            self.b_alloc_open.d.next =
-                !self.capacity_bad.q.val() & !(self.b_result_found.val() & self.same_nb.val());
+            self.b_tag_found.d.next = self.n_found_next.val();
+            self.b_alloc_wanted.d.next = !self.capacity_bad.q.val()
+                & (self.n_provoking.q.val() | !self.n_found_next.val());
             // B's tag (B is valid, so it commits now).
             if self.same_nb.val() {
                 self.b_match_lo.d.next = self.b_result_lo.val();
