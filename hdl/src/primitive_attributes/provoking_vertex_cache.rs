@@ -662,8 +662,8 @@ impl Logic for ProvokingVertexCache {
             self.b_match_hi.d.next = self.n_vec_hi.q.val() & !self.alloc_mask_hi.val();
             self.b_hit_slot.d.next = self.n_slot.val();
             self.b_tag_found.d.next = self.n_found_next.val();
-            self.b_alloc_wanted.d.next = !self.capacity_bad.q.val()
-                & (self.n_provoking.q.val() | !self.n_found_next.val());
+            self.b_alloc_wanted.d.next =
+                !self.capacity_bad.q.val() & (self.n_provoking.q.val() | !self.n_found_next.val());
             // B's tag (B is valid, so it commits now).
             if self.same_nb.val() {
                 self.b_match_lo.d.next = self.b_result_lo.val();
@@ -710,8 +710,8 @@ impl Logic for ProvokingVertexCache {
             self.n_vec_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
             self.n_vec_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
             self.n_alloc_before.d.next = self.alloc_now.val();
-            self.n_void.d.next = self.same_mb_commit.val()
-                & (self.alloc_now.val() | self.b_provoking.q.val());
+            self.n_void.d.next =
+                self.same_mb_commit.val() & (self.alloc_now.val() | self.b_provoking.q.val());
             self.n_fill.d.next = self.same_mb_commit.val() & self.alloc_now.val();
             if self.same_mb_commit.val() {
                 self.n_vec_lo.d.next = self.b_result_lo.val();
