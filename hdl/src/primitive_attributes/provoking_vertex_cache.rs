@@ -41,20 +41,19 @@
 //! lookup's own tag, the entry its result names (its hit, or the entry it allocates; none
 //! after a provoking lookup that cannot allocate); for another tag, the matches less the entry
 //! its allocation overwrites (invalidation only concerns its own tag). Whether A's, M's and
-//! N's tags are B's is registered a cycle ahead, compared on the stages' next values. A
-//! lookup therefore sees every earlier commit: those before its compare in the entries, the
-//! three after it in the corrections (a commit happens only when B moves on, so a stage that
-//! waits sees none). B's found bits are registers loaded from N (the match other than at the
-//! pointer, at it, whether that entry was overwritten in N's cycle and, for B's own tag,
-//! whether its commit left an entry), so that no select follows an OR wider than four
-//! registers; stage B's `b_found` and its allocation decision (allocate = provoking or not
-//! found, the capacity valid) are each one LUT of registers loaded with it. B writes the tag
-//! through a one-hot copy of the allocation pointer (an entry's write enable is one AND),
-//! invalidates, advances the pointer (its wrap a registered "the next entry is the last"
-//! bit, its one-hot copies shifted along) and registers the result. Matches are one-hot by
-//! the invariant, so the slot is an OR-encode. Back-pressure on the result stalls the stages
-//! behind it; a second result slot lets B commit whenever it is empty (a registered
-//! condition).
+//! N's tags are B's is registered a cycle ahead, selected by the handshakes from compares of
+//! the stages' current tags (no handshake in front of a compare). A lookup therefore sees
+//! every earlier commit: those before its compare in the entries, the three after it in the
+//! corrections (a commit happens only when B moves on, so a stage that waits sees none).
+//! Whether B finds its tag, whether it allocates when it commits (provoking or not found,
+//! the capacity valid) and its hit slot (the OR-encode of N's vector) are registers loaded
+//! from N, so `alloc_now` is one LUT of registers. B writes the tag through a one-hot copy of
+//! the allocation pointer (an entry's write enable is one AND), invalidates, advances the
+//! pointer (its wrap a registered "the next entry is the last" bit, its one-hot copies
+//! shifted along) and registers the result. Stage A drives the upper bank's compare from a
+//! copy of its tag (half the fan-out each). Matches are one-hot by the invariant, so the
+//! slot is an OR-encode. Back-pressure on the result stalls the stages behind it; a second
+//! result slot lets B commit whenever it is empty (a registered condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
