@@ -33,8 +33,7 @@
 //! bits below and above it, zero masks on the kill pass) and the layer addend (the viewport
 //! when the offset applies, else 0), decoded from the read's registered pass, so the test is
 //! AND-OR reductions of registers and the layer one adder (PA-3, PA-4). A read is issued only while the FIFO holds fewer than 3 beats
-//! (room for the three reads that may be on their way; that test is a register, `beat_room`,
-//! compared on the FIFO's next fill, so the issue decision is one LUT of registers), so no path runs from the read data
+//! (room for the three reads that may be on their way), so no path runs from the read data
 //! back to the address, the block RAM's outputs go straight into registers, and the FIFO's
 //! write comes from registers. A pass over n entries takes n cycles while the consumer keeps
 //! up; the first beat of a batch comes five cycles after its last primitive is taken.
@@ -143,14 +142,6 @@ pub struct OrderSequencer {
     push_valid: DFF<Bit>,
     push_beat: DFF<SequencedBeat>,
     issue_fill_limit: Constant<Bits<3>>,
-    /// The beat FIFO holds fewer than `BEAT_SLOTS - IN_FLIGHT` beats, as a register: compared
-    /// on the FIFO's next fill (its fill, this cycle's push and pop, against the limit and
-    /// the limit one either side), so the issue decision starts at one flip-flop.
-    beat_room: DFF<Bit>,
-    beat_push_now: Signal<Local, Bit>,
-    beat_pop_now: Signal<Local, Bit>,
-    issue_fill_below: Constant<Bits<3>>,
-    issue_fill_above: Constant<Bits<3>>,
     issue: Signal<Local, Bit>,
     skip_kill_pass: Signal<Local, Bit>,
     /// Viewport numbers, and per viewport its bit and the bits below and above it.
@@ -228,11 +219,6 @@ impl Default for OrderSequencer {
             push_valid: Default::default(),
             push_beat: Default::default(),
             issue_fill_limit: Constant::new(bits::<3>((BEAT_SLOTS - IN_FLIGHT) as u64)),
-            beat_room: Default::default(),
-            beat_push_now: Default::default(),
-            beat_pop_now: Default::default(),
-            issue_fill_below: Constant::new(bits::<3>((BEAT_SLOTS - IN_FLIGHT - 1) as u64)),
-            issue_fill_above: Constant::new(bits::<3>((BEAT_SLOTS - IN_FLIGHT + 1) as u64)),
             issue: Default::default(),
             skip_kill_pass: Default::default(),
             viewport_number: std::array::from_fn(|v| {
@@ -270,7 +256,6 @@ impl Logic for OrderSequencer {
             scan_index,
             scan_active,
             scan_last,
-            beat_room,
             read_valid,
             read_kill,
             read_viewport,
@@ -336,20 +321,9 @@ impl Logic for OrderSequencer {
         // beat FIFO has room for it, counting the read in flight.
         self.skip_kill_pass.next =
             self.scan_active.q.val() & self.pass_kill.q.val() & !self.batch_kills.q.val();
-        self.issue.next =
-            self.scan_active.q.val() & !self.skip_kill_pass.val() & self.beat_room.q.val();
-        // The FIFO's fill next cycle against the limit (as the FIFO counts: a push when not
-        // full, a pop when not empty and taken).
-        self.beat_push_now.next =
-            self.push_valid.q.val() & (self.beats.fill.val() != self.beat_slots.val());
-        self.beat_pop_now.next = (self.beats.fill.val() != bits::<3>(0)) & self.out_ready.val();
-        self.beat_room.d.next = self.beats.fill.val() < self.issue_fill_limit.val();
-        if self.beat_push_now.val() & !self.beat_pop_now.val() {
-            self.beat_room.d.next = self.beats.fill.val() < self.issue_fill_below.val();
-        }
-        if self.beat_pop_now.val() & !self.beat_push_now.val() {
-            self.beat_room.d.next = self.beats.fill.val() < self.issue_fill_above.val();
-        }
+        self.issue.next = self.scan_active.q.val()
+            & !self.skip_kill_pass.val()
+            & (self.beats.fill.val() < self.issue_fill_limit.val());
         self.last_entry.next = self.scan_last.q.val();
         self.entry_mask.read_address.next = self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
         self.entry_layer.read_address.next = self.scan_index.q.val().get_bits::<BATCH_ADDR_BITS>(0);
@@ -462,7 +436,6 @@ impl Logic for OrderSequencer {
             self.read_valid.d.next = false;
             self.test_valid.d.next = false;
             self.push_valid.d.next = false;
-            self.beat_room.d.next = true;
         }
     }
 }
