@@ -196,7 +196,8 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         if self.host_wr_en.val() {
             self.hit_early.next = self.early_host.val();
         }
-        self.hit_pending.next = self.pend_write.q.val() & (self.pend_sem.q.val() == self.rd_sem.val());
+        self.hit_pending.next =
+            self.pend_write.q.val() & (self.pend_sem.q.val() == self.rd_sem.val());
         self.bypass_early.d.next = self.hit_early.val() | self.hit_pending.val();
         self.bypass_early_value.d.next = self.pend_value.q.val();
         if self.hit_early.val() {
