@@ -69,11 +69,6 @@ module barrier_counter_props(
     reg past_valid = 1'b0;
     always @(posedge clock) past_valid <= 1'b1;
     always @(*) if (!past_valid) assume(reset);
-    wire [9:0] token_of [0:3];
-    assign token_of[0] = token0;
-    assign token_of[1] = token1;
-    assign token_of[2] = token2;
-    assign token_of[3] = token3;
     always @(posedge clock)
         if (past_valid) begin
             if ($past(valid[0] && !ready[0])) begin assume(valid[0]); assume(token0 == $past(token0)); end
