@@ -251,6 +251,18 @@ fn wq10_an_acquire_never_released_fires_the_watchdog_and_nothing_else_breaks() {
     };
     let r = run_bad_input(BadEntry::NeverReleased, 6, 1200, &out).unwrap();
     assert_eq!((r.watchdogs, r.errors), (1, 0), "{:?}", r);
+    // WQ-10: the pulse comes once the acquire has waited `watchdog_limit` cycles, counted from
+    // the cycle its condition was first found false (`acquire_wait`), whichever channel the
+    // host serves meanwhile.
+    let waited = r
+        .first_cpu_acquire_wait
+        .expect("the CPU channel's acquire waits");
+    assert_eq!(
+        r.watchdog_cycles,
+        vec![waited + ppu_sim::work_queue::tb::BAD_INPUT_WATCHDOG_LIMIT],
+        "{:?}",
+        r
+    );
     assert!(!r.cpu_stopped && r.cpu_gp_get == 0);
     assert_eq!(r.gpu_releases, vec![100, 101, 102, 103, 104, 105]);
     assert_eq!(r.gpu_gp_get, 6);

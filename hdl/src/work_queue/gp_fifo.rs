@@ -22,7 +22,8 @@
 //!
 //! Parameters: `IDX_BITS` (index width), `X_BITS` = `IDX_BITS` + 2.
 //! Ports: `clock`, `reset` (synchronous: GP_GET = GP_PUT = 0), `ring_entries`, `put_valid`,
-//! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `empty`, `full`, `fill`, `violation`.
+//! `put_value`, `put_follow`, `get_advance`, outputs `gp_get`, `gp_put`, `empty`, `empty_next` (the
+//! next cycle's `empty`: combinational from the inputs), `full`, `fill`, `violation`.
 //! Timing: GP_GET/GP_PUT are registers; a write or advance in cycle t shows in cycle t+1;
 //! `empty`/`full`/`fill` are decoded from registers and `ring_entries`. Beside the pointers,
 //! registers keep wrap(GP_GET + 1), wrap(GP_GET - 1), wrap(GP_PUT + 1), n - GP_GET, the last
@@ -47,6 +48,9 @@ pub struct GpFifo<const IDX_BITS: usize, const X_BITS: usize> {
     pub gp_get: Signal<Out, Bits<IDX_BITS>>,
     pub gp_put: Signal<Out, Bits<IDX_BITS>>,
     pub empty: Signal<Out, Bit>,
+    /// `empty` of the next cycle (the value its register takes now), for a user that keeps
+    /// its own registered copy of a decision that depends on it.
+    pub empty_next: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     pub fill: Signal<Out, Bits<IDX_BITS>>,
     pub violation: Signal<Out, Bit>,
@@ -98,6 +102,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> GpFifo<IDX_BITS, X_BITS> {
             gp_get: Default::default(),
             gp_put: Default::default(),
             empty: Default::default(),
+            empty_next: Default::default(),
             full: Default::default(),
             fill: Default::default(),
             violation: Default::default(),
@@ -233,5 +238,6 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for GpFifo<IDX_BITS, X_BI
             self.last_index_reg.d.next = self.reset_prev.wrapped.val();
             self.violation.next = false;
         }
+        self.empty_next.next = self.empty_reg.d.val();
     }
 }

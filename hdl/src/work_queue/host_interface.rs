@@ -33,7 +33,8 @@
 //!
 //! Parameters: `IDX_BITS` (ring index width), `SEM_BITS` = `IDX_BITS` + 1.
 //! Ports: `clock`, `reset`; configuration `ring_entries`, `cmd_cycles` (8 bits, >= 1: execution cycles of a
-//! command), `watchdog_limit` (32), `ring_base[2]` (32); per channel `chan_empty`,
+//! command), `watchdog_limit` (32), `ring_base[2]` (32); per channel `chan_empty_next`
+//! (its ring's `empty` of the next cycle: the channel's "runnable" is a register),
 //! `chan_gp_get`, `chan_idle` in and `chan_advance`, `stopped` out; memory read port
 //! `mem_rd_en`/`mem_rd_addr` with `mem_rd_data` one cycle later; semaphores `sem_rd_sem` with
 //! `sem_rd_value` two cycles later (the value after the writes of the cycle in between, as
@@ -52,7 +53,10 @@
 //! stop) in the next cycle, HEADER_FETCH, which then fetches nothing; a command header is decoded
 //! (and checked) as it arrives, so `exec_opcode`, `acquire_sem` and the semaphore read port show
 //! the new command from DECODE on. `watchdog_limit` is configuration: the host compares the
-//! waiting count with a registered `watchdog_limit` - 1 (and `watchdog_limit` != 0, registered too). Outputs are decoded from registers.
+//! waiting count with `watchdog_limit` - 1 through a register kept beside the count (the count's
+//! next value compared with a registered `watchdog_limit` - 2, or a clear with `watchdog_limit`
+//! == 1; `watchdog_limit` != 0 registered too), so a change of the limit reaches the watchdog
+//! two cycles later. Outputs are decoded from registers.
 //! For timing (iCE40 >= 100 MHz), every read address is a register or a register chosen by
 //! the channel (the entry's address and the word after it are computed in the cycle before;
 //! each channel keeps its block address and the word after it), the per-channel adders work
@@ -91,7 +95,8 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     pub cmd_cycles: Signal<In, Bits<8>>,
     pub watchdog_limit: Signal<In, Bits<32>>,
     pub ring_base: [Signal<In, Bits<32>>; 2],
-    pub chan_empty: [Signal<In, Bit>; 2],
+    /// Each ring's `empty` of the next cycle (its `GpFifo`'s `empty_next`).
+    pub chan_empty_next: [Signal<In, Bit>; 2],
     pub chan_gp_get: [Signal<In, Bits<IDX_BITS>>; 2],
     pub chan_idle: [Signal<In, Bit>; 2],
     pub chan_advance: [Signal<Out, Bit>; 2],
@@ -139,12 +144,26 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     /// `chan_cmd_addr` + 1 (the command's payload word), kept beside it.
     chan_cmd_addr_next: [DFF<Bits<32>>; 2],
     chan_cmd_left: [DFF<Bits<32>>; 2],
+    /// `chan_cmd_left` is 2 (the block's last command), kept beside it as a register.
+    chan_last_cmd: [DFF<Bit>; 2],
     chan_in_block: [DFF<Bit>; 2],
     chan_acquire_pending: [DFF<Bit>; 2],
     chan_no_switch: [DFF<Bit>; 2],
     chan_stopped: [DFF<Bit>; 2],
+    /// Per channel: not stopped and its ring not empty, registered from the next values of
+    /// both (so the pick reads one register per channel, not the ring's `empty` across the
+    /// cluster).
+    chan_runnable: [DFF<Bit>; 2],
+    /// Per channel: runnable and no `chan_advance` pulse now (GP_GET not moving), the PICK
+    /// condition, registered from the next values like `chan_runnable`.
+    chan_pick_ok: [DFF<Bit>; 2],
+    cur_pick_ok: Signal<Local, Bit>,
     chan_wait_cycles: [DFF<Bits<32>>; 2],
     chan_watchdog_fired: [DFF<Bit>; 2],
+    /// `chan_wait_cycles` == `watchdog_limit` - 1, kept as a register beside the count (from
+    /// the count's next value: + 1 compares the count with `watchdog_limit` - 2, a clear
+    /// tests `watchdog_limit` == 1), so the watchdog pulse is one LUT of registers.
+    chan_wait_at_last: [DFF<Bit>; 2],
     /// The entry's first word, the command being executed, decoded.
     entry_word0: DFF<Bits<32>>,
     cmd_header: DFF<Bits<32>>,
@@ -164,9 +183,9 @@ pub struct HostInterface<const IDX_BITS: usize, const SEM_BITS: usize> {
     /// channel selection and `mem_rd_addr`: the entry's address and the word after it.
     entry_addr_reg: DFF<Bits<32>>,
     entry_addr_next: DFF<Bits<32>>,
-    /// `watchdog_limit` - 1, registered (the limit is configuration).
-    watchdog_last: DFF<Bits<32>>,
-    /// `watchdog_limit` != 0, registered like `watchdog_last`.
+    /// `watchdog_limit` - 2, registered (the limit is configuration).
+    watchdog_before_last: DFF<Bits<32>>,
+    /// `watchdog_limit` != 0, registered like `watchdog_before_last`.
     watchdog_on: DFF<Bit>,
     exec_pulse: DFF<Bit>,
     /// The served channel's entry is complete: `chan_advance` of that channel, one cycle after
@@ -244,7 +263,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             cmd_cycles: Default::default(),
             watchdog_limit: Default::default(),
             ring_base: Default::default(),
-            chan_empty: Default::default(),
+            chan_empty_next: Default::default(),
             chan_gp_get: Default::default(),
             chan_idle: Default::default(),
             chan_advance: Default::default(),
@@ -284,12 +303,17 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             chan_cmd_addr: Default::default(),
             chan_cmd_addr_next: Default::default(),
             chan_cmd_left: Default::default(),
+            chan_last_cmd: Default::default(),
             chan_in_block: Default::default(),
             chan_acquire_pending: Default::default(),
             chan_no_switch: Default::default(),
             chan_stopped: Default::default(),
+            chan_runnable: Default::default(),
+            chan_pick_ok: Default::default(),
+            cur_pick_ok: Default::default(),
             chan_wait_cycles: Default::default(),
             chan_watchdog_fired: Default::default(),
+            chan_wait_at_last: Default::default(),
             entry_word0: Default::default(),
             cmd_header: Default::default(),
             cmd_malformed_reg: Default::default(),
@@ -303,7 +327,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Default for HostInterface<IDX
             sem_value_reg: Default::default(),
             entry_addr_reg: Default::default(),
             entry_addr_next: Default::default(),
-            watchdog_last: Default::default(),
+            watchdog_before_last: Default::default(),
             watchdog_on: Default::default(),
             exec_pulse: Default::default(),
             advance_pulse: Default::default(),
@@ -389,7 +413,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             sem_value_reg,
             entry_addr_reg,
             entry_addr_next,
-            watchdog_last,
+            watchdog_before_last,
             watchdog_on,
             exec_pulse,
             error_pulse
@@ -408,7 +432,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.watchdog_channel.next = false;
         self.cur_cmd_addr.next = self.chan_cmd_addr[0].q.val();
         self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[0].q.val();
-        self.cur_last_cmd.next = self.chan_cmd_left[0].q.val() == bits::<32>(2);
+        self.cur_last_cmd.next = self.chan_last_cmd[0].q.val();
         self.cur_in_block.next = self.chan_in_block[0].q.val();
         self.cur_pending.next = self.chan_acquire_pending[0].q.val();
         self.cur_no_switch.next = self.chan_no_switch[0].q.val();
@@ -416,26 +440,33 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.cur_gp_get.next = self.chan_gp_get[0].val();
         self.cur_ring_base.next = self.ring_base[0].val();
         self.cur_runnable.next = false;
+        self.cur_pick_ok.next = false;
         self.other_runnable.next = false;
         for i in 0..2 {
             self.chan_cmd_addr[i].clock.next = self.clock.val();
             self.chan_cmd_addr_next[i].clock.next = self.clock.val();
             self.chan_cmd_left[i].clock.next = self.clock.val();
+            self.chan_last_cmd[i].clock.next = self.clock.val();
             self.chan_in_block[i].clock.next = self.clock.val();
             self.chan_acquire_pending[i].clock.next = self.clock.val();
             self.chan_no_switch[i].clock.next = self.clock.val();
             self.chan_stopped[i].clock.next = self.clock.val();
+            self.chan_runnable[i].clock.next = self.clock.val();
+            self.chan_pick_ok[i].clock.next = self.clock.val();
             self.chan_wait_cycles[i].clock.next = self.clock.val();
             self.chan_watchdog_fired[i].clock.next = self.clock.val();
+            self.chan_wait_at_last[i].clock.next = self.clock.val();
             self.chan_cmd_addr[i].d.next = self.chan_cmd_addr[i].q.val();
             self.chan_cmd_addr_next[i].d.next = self.chan_cmd_addr_next[i].q.val();
             self.chan_cmd_left[i].d.next = self.chan_cmd_left[i].q.val();
+            self.chan_last_cmd[i].d.next = self.chan_last_cmd[i].q.val();
             self.chan_in_block[i].d.next = self.chan_in_block[i].q.val();
             self.chan_acquire_pending[i].d.next = self.chan_acquire_pending[i].q.val();
             self.chan_no_switch[i].d.next = self.chan_no_switch[i].q.val();
             self.chan_stopped[i].d.next = self.chan_stopped[i].q.val();
             self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val();
             self.chan_watchdog_fired[i].d.next = self.chan_watchdog_fired[i].q.val();
+            self.chan_wait_at_last[i].d.next = self.chan_wait_at_last[i].q.val();
             self.advance_pulse[i].clock.next = self.clock.val();
             self.advance_pulse[i].d.next = false;
             self.chan_advance[i].next = self.advance_pulse[i].q.val();
@@ -443,31 +474,31 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
             if self.current_channel.q.val() == self.chan_id[i].val() {
                 self.cur_cmd_addr.next = self.chan_cmd_addr[i].q.val();
                 self.cur_cmd_addr_next.next = self.chan_cmd_addr_next[i].q.val();
-                self.cur_last_cmd.next = self.chan_cmd_left[i].q.val() == bits::<32>(2);
+                self.cur_last_cmd.next = self.chan_last_cmd[i].q.val();
                 self.cur_in_block.next = self.chan_in_block[i].q.val();
                 self.cur_pending.next = self.chan_acquire_pending[i].q.val();
                 self.cur_no_switch.next = self.chan_no_switch[i].q.val();
                 self.cur_idle.next = self.chan_idle[i].val();
                 self.cur_gp_get.next = self.chan_gp_get[i].val();
                 self.cur_ring_base.next = self.ring_base[i].val();
-                self.cur_runnable.next = !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
+                self.cur_runnable.next = self.chan_runnable[i].q.val();
+                self.cur_pick_ok.next = self.chan_pick_ok[i].q.val();
             } else {
-                self.other_runnable.next =
-                    !self.chan_stopped[i].q.val() & !self.chan_empty[i].val();
+                self.other_runnable.next = self.chan_runnable[i].q.val();
             }
             // WQ-10 watchdog: counts while the channel's acquire waits, reports once.
             if self.chan_acquire_pending[i].q.val() & !self.chan_watchdog_fired[i].q.val() {
                 self.chan_wait_cycles[i].d.next = self.chan_wait_cycles[i].q.val() + bits::<32>(1);
-                if self.watchdog_on.q.val()
-                    & (self.chan_wait_cycles[i].q.val() == self.watchdog_last.q.val())
-                {
+                self.chan_wait_at_last[i].d.next =
+                    self.chan_wait_cycles[i].q.val() == self.watchdog_before_last.q.val();
+                if self.watchdog_on.q.val() & self.chan_wait_at_last[i].q.val() {
                     self.chan_watchdog_fired[i].d.next = true;
                     self.watchdog.next = true;
                     self.watchdog_channel.next = self.chan_id[i].val();
                 }
             }
         }
-        self.watchdog_last.d.next = self.watchdog_limit.val() - bits::<32>(1);
+        self.watchdog_before_last.d.next = self.watchdog_limit.val() - bits::<32>(2);
         self.watchdog_on.d.next = self.watchdog_limit.val() != bits::<32>(0);
         // The entry (WQ-9): word address from GET / GET_HI, length in words.
         self.entry_addr.next = self.cur_ring_base.val()
@@ -518,9 +549,9 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         self.check.value.next = self.cmd_payload.q.val();
         self.check.reset.next = self.reset.val();
         if self.state.q.val() == self.state_pick.val() {
-            if self.advance_pulse[0].q.val() | self.advance_pulse[1].q.val() {
-                // GP_GET moves at the end of this cycle: decide once it has.
-            } else if self.cur_runnable.val() {
+            // Not while an advance pulse shows (GP_GET moves at the end of this cycle:
+            // decide once it has): `cur_pick_ok`.
+            if self.cur_pick_ok.val() {
                 if self.cur_in_block.val() {
                     self.next_state.next = self.state_header_fetch.val();
                 } else {
@@ -649,6 +680,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                     self.chan_cmd_addr[i].d.next = self.block_addr.val();
                     self.chan_cmd_addr_next[i].d.next = self.block_addr.val() + bits::<32>(1);
                     self.chan_cmd_left[i].d.next = self.block_length.val();
+                    self.chan_last_cmd[i].d.next = self.block_length.val() == bits::<32>(2);
                     self.chan_in_block[i].d.next = true;
                     self.chan_no_switch[i].d.next =
                         (self.entry_word0.q.val() & self.no_switch_bit.val()) != bits::<32>(0);
@@ -670,6 +702,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 {
                     self.chan_acquire_pending[i].d.next = false;
                     self.chan_wait_cycles[i].d.next = bits::<32>(0);
+                    self.chan_wait_at_last[i].d.next = self.watchdog_limit.val() == bits::<32>(1);
                     self.chan_watchdog_fired[i].d.next = false;
                 }
                 if self.state.q.val() == self.state_next.val() {
@@ -678,7 +711,8 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                     self.chan_cmd_addr_next[i].d.next =
                         self.chan_cmd_addr_next[i].q.val() + bits::<32>(2);
                     self.chan_cmd_left[i].d.next = self.chan_cmd_left[i].q.val() - bits::<32>(2);
-                    if self.chan_cmd_left[i].q.val() == bits::<32>(2) {
+                    self.chan_last_cmd[i].d.next = self.chan_cmd_left[i].q.val() == bits::<32>(4);
+                    if self.chan_last_cmd[i].q.val() {
                         self.chan_in_block[i].d.next = false;
                         self.advance_pulse[i].d.next = true;
                     }
@@ -688,14 +722,23 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
                 self.chan_cmd_addr[i].d.next = bits::<32>(0);
                 self.chan_cmd_addr_next[i].d.next = bits::<32>(1);
                 self.chan_cmd_left[i].d.next = bits::<32>(0);
+                self.chan_last_cmd[i].d.next = false;
                 self.chan_in_block[i].d.next = false;
                 self.chan_acquire_pending[i].d.next = false;
                 self.chan_no_switch[i].d.next = false;
                 self.chan_stopped[i].d.next = false;
                 self.chan_wait_cycles[i].d.next = bits::<32>(0);
+                self.chan_wait_at_last[i].d.next = self.watchdog_limit.val() == bits::<32>(1);
                 self.chan_watchdog_fired[i].d.next = false;
                 self.advance_pulse[i].d.next = false;
             }
+            self.chan_runnable[i].d.next =
+                !self.chan_stopped[i].d.val() & !self.chan_empty_next[i].val();
+        }
+        for i in 0..2 {
+            self.chan_pick_ok[i].d.next = self.chan_runnable[i].d.val()
+                & !self.advance_pulse[0].d.val()
+                & !self.advance_pulse[1].d.val();
         }
         // Outputs decoded from registers.
         self.channel.next = self.current_channel.q.val();
@@ -756,9 +799,7 @@ impl<const IDX_BITS: usize, const SEM_BITS: usize> Logic for HostInterface<IDX_B
         // NEXT of a command that was not the block's last, PAYLOAD_FETCH after a HEADER_FETCH
         // whose entry was well formed.
         self.pick_go.next = (self.state.q.val() == self.state_pick.val())
-            & !self.advance_pulse[0].q.val()
-            & !self.advance_pulse[1].q.val()
-            & self.cur_runnable.val()
+            & self.cur_pick_ok.val()
             & !self.reset.val();
         self.read_entry.d.next = self.pick_go.val() & !self.cur_in_block.val();
         self.read_entry_next.d.next = self.read_entry.q.val() & !self.reset.val();

@@ -25,8 +25,10 @@
 //! Ports: `clock`, `reset`, `host_wr_en`/`host_wr_sem`/`host_wr_value`, `thread_wr_valid`/
 //! `thread_wr_ready`/`thread_wr_sem`/`thread_wr_value`, `rd_sem`, `rd_value`, `ready`,
 //! `violation` (a host write during the clear sweep: it is lost).
-//! Timing: one write and one read per cycle, read latency 2; `rd_value` comes from a register
-//! through one 2:1 multiplexer (ECP5 row: the block RAM's read data no longer feeds logic).
+//! Timing: one write and one read per cycle, read latency 2; `rd_value` comes from registers
+//! through a one-hot 4:1 multiplexer (the RAM's word, or the value written one, two or three
+//! cycles before, kept in a shift register loaded every cycle; ECP5 row: the block RAM's read
+//! data feeds no logic, and the write decision only reaches select flip-flops).
 use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
@@ -49,28 +51,35 @@ pub struct SemaphoreMemory<const SEM_BITS: usize> {
     /// The clear sweep runs; `clear_index` is the next word it zeroes.
     clearing: DFF<Bit>,
     clear_index: DFF<Bits<SEM_BITS>>,
-    /// Stage 1 (the cycle after the read): the read's semaphore, and whether a write of the
-    /// read's cycle went to it (with the value written).
+    /// Stage 1 (the cycle after the read): the read's semaphore, whether a host or thread
+    /// write of the read's cycle went to it, and whether the pending write (of the cycle
+    /// before the read) did.
     read_sem: DFF<Bits<SEM_BITS>>,
-    bypass_early: DFF<Bit>,
+    hit_read_cycle: DFF<Bit>,
+    hit_before: DFF<Bit>,
     /// The read was issued during reset or the clear sweep (stage 1, stage 2): not served.
     read_in_sweep: DFF<Bit>,
     answer_in_sweep: DFF<Bit>,
-    bypass_early_value: DFF<Bits<32>>,
     /// The write accepted in the cycle before, on its way into the block RAM (the write port
     /// is registered, so no write decision reaches the RAM's address pins).
     pend_write: DFF<Bit>,
     pend_sem: DFF<Bits<SEM_BITS>>,
     pend_value: DFF<Bits<32>>,
-    /// Stage 2 (the answer): the block RAM's word, registered straight from the RAM, and the
-    /// value of the latest write to the semaphore in the two cycles since the read, if any.
+    /// The values written one and two cycles before `pend_value`'s (loaded every cycle: the
+    /// write decision selects no data register).
+    pend_value_prev: DFF<Bits<32>>,
+    pend_value_prev2: DFF<Bits<32>>,
+    /// Stage 2 (the answer, read in cycle t): the block RAM's word, registered straight from
+    /// the RAM, and which write, if any, is the latest to the semaphore up to cycle t+1: that
+    /// of t+1 (`pend_value` now), of t (`pend_value_prev`) or of t-1 (`pend_value_prev2`;
+    /// it reached the RAM in t, whose read of it is undefined). One-hot or none.
     ram_word: DFF<Bits<32>>,
-    bypass: DFF<Bit>,
-    bypass_value: DFF<Bits<32>>,
+    answer_from_t1: DFF<Bit>,
+    answer_from_t0: DFF<Bit>,
+    answer_from_tm1: DFF<Bit>,
     write_now: Signal<Local, Bit>,
     early_host: Signal<Local, Bit>,
     early_thread: Signal<Local, Bit>,
-    hit_value: Signal<Local, Bits<32>>,
     hit_host: Signal<Local, Bit>,
     hit_thread: Signal<Local, Bit>,
     /// This cycle's write goes to the semaphore read in the cycle before.
@@ -104,20 +113,22 @@ impl<const SEM_BITS: usize> Default for SemaphoreMemory<SEM_BITS> {
             clearing: Default::default(),
             clear_index: Default::default(),
             read_sem: Default::default(),
-            bypass_early: Default::default(),
             read_in_sweep: Default::default(),
             answer_in_sweep: Default::default(),
-            bypass_early_value: Default::default(),
             pend_write: Default::default(),
             pend_sem: Default::default(),
             pend_value: Default::default(),
+            pend_value_prev: Default::default(),
+            pend_value_prev2: Default::default(),
+            hit_read_cycle: Default::default(),
+            hit_before: Default::default(),
+            answer_from_t1: Default::default(),
+            answer_from_t0: Default::default(),
+            answer_from_tm1: Default::default(),
             ram_word: Default::default(),
-            bypass: Default::default(),
-            bypass_value: Default::default(),
             write_now: Default::default(),
             early_host: Default::default(),
             early_thread: Default::default(),
-            hit_value: Default::default(),
             hit_host: Default::default(),
             hit_thread: Default::default(),
             hit_now: Default::default(),
@@ -139,16 +150,19 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             clearing,
             clear_index,
             read_sem,
-            bypass_early,
+            hit_read_cycle,
+            hit_before,
             read_in_sweep,
             answer_in_sweep,
-            bypass_early_value,
             pend_write,
             pend_sem,
             pend_value,
+            pend_value_prev,
+            pend_value_prev2,
             ram_word,
-            bypass,
-            bypass_value
+            answer_from_t1,
+            answer_from_t0,
+            answer_from_tm1
         );
         clock!(self, clock, ram);
         self.thread_wr_ready.next = !self.clearing.q.val() & !self.host_wr_en.val();
@@ -185,11 +199,8 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         // the bypasses only look at host and thread writes, each compared on its own.
         self.read_in_sweep.d.next = self.clearing.q.val() | self.reset.val();
         self.answer_in_sweep.d.next = self.read_in_sweep.q.val();
-        // The value a host or thread write of this cycle writes (the host wins).
-        self.hit_value.next = self.thread_wr_value.val();
-        if self.host_wr_en.val() {
-            self.hit_value.next = self.host_wr_value.val();
-        }
+        self.pend_value_prev.d.next = self.pend_value.q.val();
+        self.pend_value_prev2.d.next = self.pend_value_prev.q.val();
         self.early_host.next = self.host_wr_sem.val() == self.rd_sem.val();
         self.early_thread.next = self.thread_wr_sem.val() == self.rd_sem.val();
         self.hit_early.next = self.thread_wr_valid.val() & self.early_thread.val();
@@ -198,32 +209,32 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
         }
         self.hit_pending.next =
             self.pend_write.q.val() & (self.pend_sem.q.val() == self.rd_sem.val());
-        self.bypass_early.d.next = self.hit_early.val() | self.hit_pending.val();
-        self.bypass_early_value.d.next = self.pend_value.q.val();
-        if self.hit_early.val() {
-            self.bypass_early_value.d.next = self.hit_value.val();
-        }
-        // Stage 2: the RAM's word as it left the RAM; a write in this cycle overrides the
-        // earlier one.
+        self.hit_read_cycle.d.next = self.hit_early.val();
+        self.hit_before.d.next = self.hit_pending.val();
+        // Stage 2: the RAM's word as it left the RAM; the newest write to the semaphore wins.
         self.ram_word.d.next = self.ram.read_data.val();
         // Each write source is compared with the read's (registered) semaphore on its own, so
-        // the late `host_wr_en` only picks among registered-input compares.
+        // the late `host_wr_en` only picks among registered-input compares, and drives select
+        // bits, not 32-bit enables.
         self.hit_host.next = self.host_wr_sem.val() == self.read_sem.q.val();
         self.hit_thread.next = self.thread_wr_sem.val() == self.read_sem.q.val();
         self.hit_now.next = self.thread_wr_valid.val() & self.hit_thread.val();
         if self.host_wr_en.val() {
             self.hit_now.next = self.hit_host.val();
         }
-        self.bypass.d.next = self.bypass_early.q.val();
-        self.bypass_value.d.next = self.bypass_early_value.q.val();
-        if self.hit_now.val() {
-            self.bypass.d.next = true;
-            self.bypass_value.d.next = self.hit_value.val();
+        self.answer_from_t1.d.next = self.hit_now.val();
+        self.answer_from_t0.d.next = self.hit_read_cycle.q.val() & !self.hit_now.val();
+        self.answer_from_tm1.d.next =
+            self.hit_before.q.val() & !self.hit_read_cycle.q.val() & !self.hit_now.val();
+        self.rd_value.next = self.ram_word.q.val();
+        if self.answer_from_t1.q.val() {
+            self.rd_value.next = self.pend_value.q.val();
         }
-        if self.bypass.q.val() {
-            self.rd_value.next = self.bypass_value.q.val();
-        } else {
-            self.rd_value.next = self.ram_word.q.val();
+        if self.answer_from_t0.q.val() {
+            self.rd_value.next = self.pend_value_prev.q.val();
+        }
+        if self.answer_from_tm1.q.val() {
+            self.rd_value.next = self.pend_value_prev2.q.val();
         }
         // Nothing is served during reset and the clear sweep: the block RAM's words are not
         // defined yet (X in Verilog), so the read port shows 0.
@@ -236,8 +247,11 @@ impl<const SEM_BITS: usize> Logic for SemaphoreMemory<SEM_BITS> {
             self.clearing.d.next = true;
             self.clear_index.d.next = bits::<SEM_BITS>(0);
             self.pend_write.d.next = false;
-            self.bypass_early.d.next = false;
-            self.bypass.d.next = false;
+            self.hit_read_cycle.d.next = false;
+            self.hit_before.d.next = false;
+            self.answer_from_t1.d.next = false;
+            self.answer_from_t0.d.next = false;
+            self.answer_from_tm1.d.next = false;
             self.violation.next = false;
         }
     }

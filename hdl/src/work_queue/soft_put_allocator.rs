@@ -34,8 +34,9 @@
 //! shadow update), its sign decides the grant, and the previous grant picks one of the two
 //! signs, so the loop through the atomic operation is a multiplexer and an AND (both outcomes
 //! of this operation, free + d and free + d - count, are the next pair). soft + count and
-//! soft + (count - n), the next soft GP_PUT, are chosen by the sign of the second (compare
-//! form) or masked with n - 1 (AND form); the lap steps one cycle after a wrap (`lap_step`),
+//! soft + (count - n), the next soft GP_PUT if granted, are chosen by the sign of the second
+//! (compare form) or masked with n - 1 (AND form), and soft GP_PUT is kept as both outcomes
+//! too (granted or not, picked by the same bit), so the grant enables no register; the lap steps one cycle after a granted wrap (`lap_wrap`),
 //! the response reading the lap with that step applied.
 //! Set-up wins over an allocation requested in the same cycle (which is not answered).
 //!
@@ -95,11 +96,18 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     last_index: DFF<Bits<IDX_BITS>>,
     entries_plus_one: DFF<Bits<X_BITS>>,
     // Stage 2: the atomic operation.
-    soft_gp_put_reg: DFF<Bits<IDX_BITS>>,
-    /// The lap before the last cycle's allocation; `lap_step` says that allocation wrapped, so
-    /// the lap now is `soft_lap + lap_step` (the grant drives one flip-flop, not 16 enables).
+    /// Soft GP_PUT, kept like free as both outcomes of the last cycle's operation:
+    /// `soft_granted` = wrap(soft + count) if it was granted, `soft_kept` if not;
+    /// `last_granted` picks one (`soft_now`), so the grant drives one flip-flop, not the
+    /// enable of the index register.
+    soft_granted: DFF<Bits<IDX_BITS>>,
+    soft_kept: DFF<Bits<IDX_BITS>>,
+    soft_now: Signal<Local, Bits<IDX_BITS>>,
+    /// The lap before the last cycle's allocation; `lap_wrap` says that allocation wraps if
+    /// granted, so the lap now is `soft_lap + (last_granted & lap_wrap)` (the grant drives one
+    /// flip-flop, `last_granted`, not 16 enables).
     soft_lap: DFF<Bits<16>>,
-    lap_step: DFF<Bit>,
+    lap_wrap: DFF<Bit>,
     /// free = wrap(shadow - soft), the entries ahead of soft GP_PUT (shadow updates included),
     /// kept as both outcomes of the last cycle's operation: `free_granted` if it was granted,
     /// `free_kept` if not; `last_granted` picks one. The grant decision compares the request
@@ -189,9 +197,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             req_need: Default::default(),
             last_index: Default::default(),
             entries_plus_one: Default::default(),
-            soft_gp_put_reg: Default::default(),
+            soft_granted: Default::default(),
+            soft_kept: Default::default(),
+            soft_now: Default::default(),
             soft_lap: Default::default(),
-            lap_step: Default::default(),
+            lap_wrap: Default::default(),
             free_granted: Default::default(),
             free_kept: Default::default(),
             last_granted: Default::default(),
@@ -251,9 +261,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             req_need,
             last_index,
             entries_plus_one,
-            soft_gp_put_reg,
+            soft_granted,
+            soft_kept,
             soft_lap,
-            lap_step,
+            lap_wrap,
             free_granted,
             free_kept,
             last_granted,
@@ -359,38 +370,39 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.free_shadowed_after.next = self.granted_after.val();
         }
         self.grant.next = self.req_countable.q.val() & self.fits.val();
+        self.soft_now.next = self.soft_kept.q.val();
+        if self.last_granted.q.val() {
+            self.soft_now.next = self.soft_granted.q.val();
+        }
         self.soft_plus_count.next =
-            self.soft_gp_put_reg.q.val() + self.req_count.q.val().get_bits::<IDX_BITS>(0);
-        self.soft_past_end.next = bit_cast::<X_BITS, IDX_BITS>(self.soft_gp_put_reg.q.val())
-            + self.req_count_minus_n.q.val();
+            self.soft_now.val() + self.req_count.q.val().get_bits::<IDX_BITS>(0);
+        self.soft_past_end.next =
+            bit_cast::<X_BITS, IDX_BITS>(self.soft_now.val()) + self.req_count_minus_n.q.val();
         // The response of the request, registered.
         self.resp_valid_reg.d.next = self.req_valid.q.val();
         self.resp_ok_reg.d.next = self.grant.val();
-        self.resp_first_reg.d.next = self.soft_gp_put_reg.q.val();
+        self.resp_first_reg.d.next = self.soft_now.val();
         // The lap now: the registered lap plus last cycle's wrap, applied here.
         self.lap_now.next = self.soft_lap.q.val();
-        if self.lap_step.q.val() {
+        if self.last_granted.q.val() & self.lap_wrap.q.val() {
             self.lap_now.next = self.soft_lap.q.val() + bits::<16>(1);
         }
         self.soft_lap.d.next = self.lap_now.val();
         self.resp_lap_reg.d.next = self.lap_now.val();
-        self.lap_step.d.next = false;
+        self.lap_wrap.d.next =
+            (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0);
         // Both outcomes of this operation; the grant only picks which one is free next.
         self.free_kept.d.next = self.free_shadowed.val();
         self.free_granted.d.next = self.free_shadowed_after.val();
         self.last_granted.d.next = self.grant.val();
-        if self.grant.val() {
-            // wrap(soft + count), 0 <= soft + count < 2n.
-            if self.pow2_form.val() {
-                self.soft_gp_put_reg.d.next = self.soft_plus_count.val() & self.last_index.q.val();
-            } else if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
-                self.soft_gp_put_reg.d.next = self.soft_past_end.val().get_bits::<IDX_BITS>(0);
-            } else {
-                self.soft_gp_put_reg.d.next = self.soft_plus_count.val();
-            }
-            if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
-                self.lap_step.d.next = true;
-            }
+        // Both outcomes of soft GP_PUT: kept, or wrap(soft + count), 0 <= soft + count < 2n.
+        self.soft_kept.d.next = self.soft_now.val();
+        if self.pow2_form.val() {
+            self.soft_granted.d.next = self.soft_plus_count.val() & self.last_index.q.val();
+        } else if (self.soft_past_end.val() & self.sign_bit.val()) == bits::<X_BITS>(0) {
+            self.soft_granted.d.next = self.soft_past_end.val().get_bits::<IDX_BITS>(0);
+        } else {
+            self.soft_granted.d.next = self.soft_plus_count.val();
         }
         // Shadow GP_PUT never passes soft GP_PUT: free stays below n.
         // (compared from each outcome, so the pick is after the compare, not before it)
@@ -401,11 +413,11 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.shadow_passed_soft.d.next = self.req_shadow.q.val() & self.passed_granted.val();
         }
         if self.req_setup.q.val() {
-            self.soft_gp_put_reg.d.next = self.req_setup_soft.q.val();
+            self.soft_kept.d.next = self.req_setup_soft.q.val();
             self.free_kept.d.next = self.req_setup_free.q.val();
             self.last_granted.d.next = false;
             self.soft_lap.d.next = bits::<16>(0);
-            self.lap_step.d.next = false;
+            self.lap_wrap.d.next = false;
         }
         self.violation.next = (self.alloc_valid.val()
             & (self.alloc_count.val() == bits::<X_BITS>(0)))
@@ -420,7 +432,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         self.resp_ok.next = self.resp_ok_reg.q.val();
         self.resp_first.next = self.resp_first_reg.q.val();
         self.resp_lap.next = self.resp_lap_reg.q.val();
-        self.soft_gp_put.next = self.soft_gp_put_reg.q.val();
+        self.soft_gp_put.next = self.soft_now.val();
         self.shadow_gp_put.next = self.shadow_gp_put_reg.q.val();
         if self.reset.val() {
             self.req_valid.d.next = false;
@@ -431,9 +443,9 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.shadow_minus_n.d.next = bits::<X_BITS>(0) - self.ring_entries.val();
             self.last_index.d.next = self.entries_minus_one.val();
             self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
-            self.soft_gp_put_reg.d.next = bits::<IDX_BITS>(0);
+            self.soft_kept.d.next = bits::<IDX_BITS>(0);
             self.soft_lap.d.next = bits::<16>(0);
-            self.lap_step.d.next = false;
+            self.lap_wrap.d.next = false;
             self.free_kept.d.next = bits::<X_BITS>(0);
             self.free_granted.d.next = bits::<X_BITS>(0);
             self.last_granted.d.next = false;

@@ -205,8 +205,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize, const SEM_BITS: usize> Logic
         self.host.watchdog_limit.next = self.watchdog_limit.val();
         self.host.ring_base[0].next = self.ring_base[0].val();
         self.host.ring_base[1].next = self.ring_base[1].val();
-        self.host.chan_empty[0].next = self.cpu_ring.empty.val();
-        self.host.chan_empty[1].next = self.gpu_ring.empty.val();
+        self.host.chan_empty_next[0].next = self.cpu_ring.empty_next.val();
+        self.host.chan_empty_next[1].next = self.gpu_ring.empty_next.val();
         self.host.chan_gp_get[0].next = self.cpu_ring.gp_get.val();
         self.host.chan_gp_get[1].next = self.gpu_ring.gp_get.val();
         self.host.chan_idle[0].next = self.chan_idle[0].val();

@@ -97,6 +97,7 @@ pub fn run_gp_fifo(
             run.full_seen += u64::from(model.full());
             run.empty_seen += u64::from(model.empty());
         }
+        let empty_next = h.uut.empty_next.val();
         // The model's next state (WQ-1): advance, then GP_PUT written or following.
         if reset {
             model = RingModel::new(n);
@@ -110,6 +111,17 @@ pub fn run_gp_fifo(
                 model.gp_put = p;
             }
         }
+        // `empty_next` is the next cycle's `empty` (the host keeps its own register of it).
+        if empty_next != model.empty() {
+            return Err(format!(
+                "cycle {} (n={}, {:?}): empty_next = {}, the model's next empty {}",
+                cycle,
+                entries,
+                form,
+                empty_next,
+                model.empty()
+            ));
+        }
         h.step().map_err(|e| e.to_string())?;
         run.cycles += 1;
     }
@@ -120,7 +132,15 @@ pub fn run_gp_fifo(
             Group::new("host").sigs("gp_fifo", &["get_advance"], vars),
             Group::new("ring").sigs(
                 "gp_fifo",
-                &["gp_get", "gp_put", "empty", "full", "fill", "violation"],
+                &[
+                    "gp_get",
+                    "gp_put",
+                    "empty",
+                    "empty_next",
+                    "full",
+                    "fill",
+                    "violation",
+                ],
                 vars,
             ),
         ]

@@ -15,7 +15,7 @@ pub use gp_fifo::{run_gp_fifo, GpFifoRun, RefGpFifo, RING_IDX};
 pub use ring_wrap::check_ring_wrap;
 pub use semaphore_memory::{run_semaphores, RefSemaphores, SemaphoreRun};
 pub use soft_put_allocator::{run_allocator, AllocatorRun, RefAllocator};
-pub use wq_cluster::{run_bad_input, BadEntry, BadInputRun};
+pub use wq_cluster::{run_bad_input, BadEntry, BadInputRun, BAD_INPUT_WATCHDOG_LIMIT};
 
 use super::scenario;
 use super::system;

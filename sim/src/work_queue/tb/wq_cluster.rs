@@ -32,12 +32,19 @@ pub enum BadEntry {
 pub struct BadInputRun {
     pub errors: u64,
     pub watchdogs: u64,
+    /// The cycle of the CPU channel's first `acquire_wait` (its acquire found the condition
+    /// false) and the cycles of every `watchdog` pulse.
+    pub first_cpu_acquire_wait: Option<u64>,
+    pub watchdog_cycles: Vec<u64>,
     pub cpu_stopped: bool,
     pub cpu_gp_get: u64,
     /// Releases the GPU channel executed (value of each).
     pub gpu_releases: Vec<u64>,
     pub gpu_gp_get: u64,
 }
+
+/// The `watchdog_limit` of a bad-input run.
+pub const BAD_INPUT_WATCHDOG_LIMIT: u64 = 100;
 
 /// Run `cycles` cycles with `bad` on the CPU channel and `good` release entries on the GPU
 /// channel of a ring of 8.
@@ -62,7 +69,7 @@ pub fn run_bad_input(
         u.reset.next = cycle == 0;
         u.ring_entries.next = bits::<X_BITS>(n);
         u.cmd_cycles.next = bits::<8>(1);
-        u.watchdog_limit.next = bits::<32>(100);
+        u.watchdog_limit.next = bits::<32>(BAD_INPUT_WATCHDOG_LIMIT);
         u.ring_base[0].next = bits::<32>(CPU_RING_BASE as u64);
         u.ring_base[1].next = bits::<32>(GPU_RING_BASE as u64);
         u.gpu_owned.next = false;
@@ -80,6 +87,12 @@ pub fn run_bad_input(
         let u = &h.uut;
         run.errors += u64::from(u.error.val());
         run.watchdogs += u64::from(u.watchdog.val());
+        if u.watchdog.val() {
+            run.watchdog_cycles.push(cycle);
+        }
+        if u.acquire_wait.val() && !u.channel.val() && run.first_cpu_acquire_wait.is_none() {
+            run.first_cpu_acquire_wait = Some(cycle);
+        }
         if u.release_valid.val() && u.channel.val() {
             run.gpu_releases.push(u.release_value.val().to_u64());
         }
