@@ -13,7 +13,7 @@
 // Environment (SPEC X-2): reset first; the WDU and the crossbar hold valid and the payload until
 // the transfer. The receivers' ready (`resp_ready`, `retire_ready`) and `buffer_size` are free
 // except in SSOBO (see there). Bad input (SO-13) is allowed except in SSOBO.
-// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$*
+// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q
 `default_nettype none
 module ssync_props(
     input wire clock,
@@ -346,8 +346,10 @@ module ssync_props(
             count <= count + push - pop;
             if (push) a_tail <= 1'b0;
             if (pop && a_in) begin
-                if (a_ahead == 2'd0) a_in <= 1'b0;
-                else a_ahead <= a_ahead - 2'd1;
+                if (a_ahead == 2'd0) begin
+                    a_in <= 1'b0;
+                    a_tail <= 1'b0;
+                end else a_ahead <= a_ahead - 2'd1;
             end
             if (merged && a_in && a_tail && a_offset) a_word <= cmd_offsets;
             if (push && mark && !a_in) begin
@@ -368,6 +370,39 @@ module ssync_props(
             else assert(obs_op_fifo_head_word_ok && obs_op_fifo_head_word == a_word);
         end
     end
+
+`ifndef MUTANT
+    // Helper invariants: the fill level is the count; the write slot is `count` past the read
+    // slot and the tail slot the last entry's, with its kind; the valid bits are the occupied
+    // slots; A is at its slot with its kind and start, its word in the RAM; A is the tail
+    // exactly while no entry was pushed after it; a head word marked ready is the word at the
+    // read slot; an active operation is the head.
+    wire rs = obs_op_fifo_read_slot_q, ws = obs_op_fifo_write_slot_q;
+    wire ts = obs_op_fifo_tail_slot_q, tio = obs_op_fifo_tail_is_offset_q;
+    wire [1:0] fv = obs_op_fifo_entry_valid_q_all, fo = obs_op_fifo_entry_is_offset_q_all;
+    wire [27:0] fs = obs_op_fifo_entry_start_q_all;
+    wire a_slot = rs ^ a_ahead[0];
+    wire [13:0] a_slot_start = a_slot ? fs[27:14] : fs[13:0];
+    wire [127:0] a_slot_word = a_slot ? opw1 : opw0;
+    always @(*) if (past_valid && !reset) begin
+        assert(count <= 2'd2 && op_fill == count);
+        assert(ws == (rs ^ (count == 2'd1)));
+        assert(fv == (count == 2'd0 ? 2'b00 : count == 2'd2 ? 2'b11 : rs ? 2'b10 : 2'b01));
+        if (count != 2'd0) assert(ts == (rs ^ (count == 2'd2)) && tio == fo[ts]);
+        if (a_in) begin
+            assert(a_ahead < count);
+            assert(fo[a_slot] == a_offset);
+            if (!a_offset) assert(a_slot_start == a_start);
+            else assert(a_slot_word == a_word);
+            if (a_tail) assert(a_ahead + 2'd1 == count);
+            else assert(a_ahead + 2'd1 < count);
+        end else assert(!a_tail);
+        if (obs_op_fifo_head_word_ok) assert(op_rd_ok && op_rd_word == (rs ? opw1 : opw0));
+        // The operation being served is the head entry until its end pops it.
+        if (op_active) assert(count != 2'd0 && !fo[rs]);
+        if (obs_op_done_q) assert(op_active);
+    end
+`endif
 `endif
 
 `ifdef P_SSOBO

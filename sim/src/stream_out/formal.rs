@@ -181,6 +181,17 @@ fn ssync() -> FormalCheck {
                 },
             },
             Property {
+                name: "ORDER",
+                claim: "the operation FIFO never loses or reorders an entry: a tracked entry (any push) leaves by the pop after the entries ahead of it, with its kind, an operation's start, an offset bundle's word (the last merged into it); no pop when empty, no push when full (SO-3)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 6 },
+                why: "1-inductive with the FIFO-slot, tracked-entry and RAM-word helper invariants; the mutant BMC reaches the second bundle's exit (step 5)",
+                mutant: Mutant {
+                    what: "the read slot does not advance on a pop from slot 0",
+                    find: r"next_read_slot = read_slot\$q \+ 1'h1;",
+                    replace: "next_read_slot = read_slot$$q;",
+                },
+            },
+            Property {
                 name: "RETIRE",
                 claim: "a retire message follows the accounting of the last task of a streamed batch and carries its batch ID, exactly once: the N-th retire sent is for the N-th last task accounted, none without one (SO-2, SO-10)",
                 mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 7 },
