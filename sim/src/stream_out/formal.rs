@@ -1,8 +1,9 @@
 //! Formal properties of the stream-output units (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the batch-ID generator at its smallest legal window (2 slots), and
-//! CONSECUTIVE at the exported window (16).
+//! CONSECUTIVE at the exported window (16); SSYNC at 2 SO units and 2 operation entries
+//! (RESPOND, ORDER, RETIRE: SO-2, SO-3, SO-6, SO-9, SO-10; see [`ssync`]).
 //!
-//! Not checked: IN_FLIGHT at window 16. Its mutant (no stall) needs WINDOW + 1 = 17 IDs handed
+//! Not checked: SSYNC's SSOBO (SO-7, SO-12; the reason is at [`ssync`]). IN_FLIGHT at window 16. Its mutant (no stall) needs WINDOW + 1 = 17 IDs handed
 //! out, a BMC of about 20 steps, and cvc5 doubles its time a step (step 6 at 20 s, step 7 at
 //! 54 s; Z3 does not leave step 0 in 90 s). Its induction step does not finish either: with the
 //! slot invariants (each busy slot's ID among the last WINDOW, written as a distance or as the
@@ -149,16 +150,21 @@ fn ssync_verilog() -> String {
 /// RESPOND and RETIRE are 1-inductive with the message table's helper invariants (the match
 /// bits against last cycle's current batch/task, the selects, unique keys, each valid entry
 /// holding its unit's last accepted first request, the response and retire queues' contents);
-/// their mutants fail at the first response (step 5: reset, `E`, the work token pushed, the
-/// operation loaded, matched) and the first retire (step 6).
+/// ORDER with the FIFO's (fill, slots, valid bits, the tracked entry at its slot with its word
+/// in the RAM model, the active operation at the head). Their mutants fail at the first
+/// response (step 5: reset, `E`, the work token pushed, the operation loaded, matched), the
+/// second bundle's exit (step 5) and the first retire (step 6).
 ///
-/// Not checked yet (the props file has their assertions): ORDER (the operation FIFO never
-/// loses or reorders an entry) and SSOBO (the SSOBOs change only by an accounted batch/task's
-/// SBBN when it fits, or by an offset bundle at the head). Both need the block-RAM models and
-/// the accounting stages, and the unit's BMC doubles its time per step (depth 7: 12 s with the
-/// abstractions, an offset bundle reaches the SSOBOs at step 7 and a non-fitting batch/task at
-/// step 9); their induction needs helper invariants for the FIFO slots and the tracked entry's
-/// word (ORDER) and for the accounting stages' headroom registers (SSOBO), not written yet.
+/// Not checked yet: SSOBO (the props file has its claim and helper invariants, under
+/// `P_SSOBO`, not run): the SSOBOs change only by an accounted batch/task's SBBN when it fits
+/// (SO-12) or by the offset bundle at the head, 4 cycles after the decision. BMC: the first
+/// accounted batch/task reaches `commit` at step 8 and the SSOBOs at step 9, and cvc5 takes 29 s
+/// to depth 8 (steps 0..7, an offset bundle's SSOBOs at step 7, no failure) and over 2 minutes
+/// for step 8 alone. Induction (k = 1, the accounting stages against the props' pipeline, the
+/// headroom registers as size - `ssobo_next` per lane, the stored SBBNs): cvc5 did not return in
+/// 5 minutes, nor with `--bv-solver=bitblast-internal` in 2.5 (the 4 x 32-bit headroom and fit
+/// arithmetic over free 128-bit state). Next tries: one lane (the other three tied to 0 by the
+/// environment), or an 8-bit lane width in a formal copy.
 fn ssync() -> FormalCheck {
     FormalCheck {
         unit: "ssync",
