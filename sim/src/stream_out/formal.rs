@@ -163,8 +163,9 @@ fn ssync_verilog() -> String {
 /// for step 8 alone. Induction (k = 1, the accounting stages against the props' pipeline, the
 /// headroom registers as size - `ssobo_next` per lane, the stored SBBNs): cvc5 did not return in
 /// 5 minutes, nor with `--bv-solver=bitblast-internal` in 2.5 (the 4 x 32-bit headroom and fit
-/// arithmetic over free 128-bit state). Next tries: one lane (the other three tied to 0 by the
-/// environment), or an 8-bit lane width in a formal copy.
+/// arithmetic over free 128-bit state), nor with lanes 1..3 of the SBBNs, bundles and sizes
+/// tied to 0 by the environment in 2.5. Next tries: k = 2 with the SSOBO registers split per lane
+/// in the invariants, or a formal copy with 8-bit lanes.
 fn ssync() -> FormalCheck {
     FormalCheck {
         unit: "ssync",
