@@ -83,6 +83,11 @@ fn so1_batch_ids_consecutive_and_in_flight_window_hold_and_their_mutants_fail() 
 }
 
 #[test]
+fn so2_so3_so6_ssync_responds_only_for_the_current_batch_keeps_op_fifo_order_and_retires_once() {
+    prove(|c| c.unit == "ssync");
+}
+
+#[test]
 fn pa5_swizzle_selects_and_negates_each_field_and_a_permutation_code_is_one_to_one() {
     prove(|c| c.unit == "viewport_swizzle");
 }
@@ -115,6 +120,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "gp_fifo",
         "gp_fifo_compare",
         "batch_id_gen",
+        "ssync",
         "viewport_swizzle",
         "viewport_multicast",
         "barrier_counter",

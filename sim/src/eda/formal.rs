@@ -594,7 +594,12 @@ proved at window 16.\n\
 - `barrier_counter` with 4 pipelines (EARLY, ONCE, COUNT): EARLY's induction step alone takes \
 cvc5 27 s (k = 2; 2 pipelines: about 10 s) and EARLY and ONCE with their mutants (BMC to 10) \
 about 4 minutes, over the formal test's time budget; COUNT's mutant would need its own pattern \
-(the successor constants differ at 4). Proved with 2 pipelines.\n";
+(the successor constants differ at 4). Proved with 2 pipelines.\n\
+- `ssync`, SSOBO (SO-7, SO-12: the SSOBOs change only by an accounted batch/task's SBBN when it \
+fits, or by the offset bundle at the head): the first accounted batch/task reaches `commit` at \
+step 8 and the SSOBOs at step 9, and cvc5 takes 29 s to depth 8 and over 2 minutes for step 8 \
+alone; the induction (k = 1) with the accounting stages' helper invariants did not return in 5 \
+minutes (cvc5; 2.5 with bitblast). RESPOND, ORDER and RETIRE are proved.\n";
 
 /// Replace the rows of the units in `results` in `old` (a report) by the new ones, keeping the
 /// other units' rows; rows in the order of `order` (unit names).

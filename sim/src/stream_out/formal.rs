@@ -1,8 +1,9 @@
 //! Formal properties of the stream-output units (`synth/formal/<unit>_props.sv`, run by
 //! `ppu formal`): the batch-ID generator at its smallest legal window (2 slots), and
-//! CONSECUTIVE at the exported window (16).
+//! CONSECUTIVE at the exported window (16); SSYNC at 2 SO units and 2 operation entries
+//! (RESPOND, ORDER, RETIRE: SO-2, SO-3, SO-6, SO-9, SO-10; see [`ssync`]).
 //!
-//! Not checked: IN_FLIGHT at window 16. Its mutant (no stall) needs WINDOW + 1 = 17 IDs handed
+//! Not checked: SSYNC's SSOBO (SO-7, SO-12; the reason is at [`ssync`]). IN_FLIGHT at window 16. Its mutant (no stall) needs WINDOW + 1 = 17 IDs handed
 //! out, a BMC of about 20 steps, and cvc5 doubles its time a step (step 6 at 20 s, step 7 at
 //! 54 s; Z3 does not leave step 0 in 90 s). Its induction step does not finish either: with the
 //! slot invariants (each busy slot's ID among the last WINDOW, written as a distance or as the
@@ -12,6 +13,7 @@
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
+use ppu_hdl::stream_out::ssync::Ssync;
 
 /// SO-1's CONSECUTIVE: `k` = 4 lets the mutant's BMC hand out two IDs.
 fn consecutive() -> Property {
@@ -77,5 +79,136 @@ fn batch_id_gen_window_16() -> FormalCheck {
 
 /// The stream-output mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
-    vec![batch_id_gen_window_2(), batch_id_gen_window_16()]
+    vec![batch_id_gen_window_2(), batch_id_gen_window_16(), ssync()]
+}
+
+/// A textual abstraction of the formal copy of `Ssync`'s Verilog: `find` (a regular expression)
+/// must match `count` times and every match is replaced.
+struct Abstraction {
+    find: &'static str,
+    replace: &'static str,
+    count: usize,
+}
+
+/// The abstractions of `Ssync` for the proofs, each an over-approximation (what holds for any
+/// value of the freed signal holds for the real one):
+/// - the two block RAMs (the operation FIFO's offset-bundle words, the message table's SBBNs):
+///   every read returns a free value ($anyseq) and nothing is stored; `ssync_props.sv` models
+///   both RAMs from their write ports where a property needs the words (a read of the address
+///   written at the same edge stays free, as in the block RAM without read-write check);
+/// - the causes of a bad entry (SO-13) other than an unstreamed work token: the operation
+///   FIFO's probe (`probe_issued`, `probe_covered`, 14-bit ring compares per entry) and the
+///   "behind the current batch/task" test are free, so any entry may be found bad in any
+///   cycle; the props exclude only an entry flagged in the cycle it is accounted, which the real
+///   tests never flag (it holds the current batch/task, inside the operation being served).
+///   Without this the BMC of the unit doubles its time per step from step 4 (depth 7: 27 s).
+const SSYNC_ABSTRACTIONS: [Abstraction; 5] = [
+    Abstraction {
+        find: r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
+        replace: "read_data <= $$anyseq;",
+        count: 2,
+    },
+    Abstraction {
+        find: r"probe_issued_reg\$d = decoder_any_work\$q & \(probe_back != 14'h0\) & \(probe_back <= half_window\);",
+        replace: "probe_issued_reg$$d = $$anyseq;",
+        count: 1,
+    },
+    Abstraction {
+        find: r"probe_open_hit\$d = probe_in_open;",
+        replace: "probe_open_hit$$d = $$anyseq;",
+        count: 1,
+    },
+    Abstraction {
+        find: r"probe_hit\$(\d)\$d = probe_in_entry\$\d;",
+        replace: "probe_hit$$${1}$$d = $$anyseq;",
+        count: 2,
+    },
+    Abstraction {
+        find: r"stale\$(\d) = started & \(.*;",
+        replace: "stale$$${1} = $$anyseq;",
+        count: 2,
+    },
+];
+
+/// `Ssync` at 2 SO units and 2 operation-FIFO entries with [`SSYNC_ABSTRACTIONS`] applied.
+fn ssync_verilog() -> String {
+    let mut v = verilog_of(Ssync::<2, 1, 2, 1, 2>::default(), "ssync");
+    for a in &SSYNC_ABSTRACTIONS {
+        let re = regex::Regex::new(a.find).expect("static regex");
+        assert_eq!(re.find_iter(&v).count(), a.count, "ssync: `{}`", a.find);
+        v = re.replace_all(&v, a.replace).into_owned();
+    }
+    v
+}
+
+/// `Ssync` with SO_UNITS = 2 and OPS = 2, cvc5 (Z3 4.8 does not leave step 0's assumptions in
+/// 5 minutes). 2 SO units: the smallest table where the hit is a choice between entries (the
+/// one-hot hit, the selected unit, a duplicate batch/task from another unit); every entry is
+/// the same unrolled logic at any count. 2 operation entries: the FIFO's minimum (`OPS` >= 2:
+/// an open operation and a bundle behind it); the slot logic (write/read slots wrapping at
+/// `OPS`, the head multiplexer, the merge into the tail bundle) is the same loop at any depth.
+/// RESPOND and RETIRE are 1-inductive with the message table's helper invariants (the match
+/// bits against last cycle's current batch/task, the selects, unique keys, each valid entry
+/// holding its unit's last accepted first request, the response and retire queues' contents);
+/// ORDER with the FIFO's (fill, slots, valid bits, the tracked entry at its slot with its word
+/// in the RAM model, the active operation at the head). Their mutants fail at the first
+/// response (step 5: reset, `E`, the work token pushed, the operation loaded, matched), the
+/// second bundle's exit (step 5) and the first retire (step 6).
+///
+/// Not checked yet: SSOBO (the props file has its claim and helper invariants, under
+/// `P_SSOBO`, not run): the SSOBOs change only by an accounted batch/task's SBBN when it fits
+/// (SO-12) or by the offset bundle at the head, 4 cycles after the decision. BMC: the first
+/// accounted batch/task reaches `commit` at step 8 and the SSOBOs at step 9, and cvc5 takes 29 s
+/// to depth 8 (steps 0..7, an offset bundle's SSOBOs at step 7, no failure) and over 2 minutes
+/// for step 8 alone. Induction (k = 1, the accounting stages against the props' pipeline, the
+/// headroom registers as size - `ssobo_next` per lane, the stored SBBNs): cvc5 did not return in
+/// 5 minutes, nor with `--bv-solver=bitblast-internal` in 2.5 (the 4 x 32-bit headroom and fit
+/// arithmetic over free 128-bit state), nor with lanes 1..3 of the SBBNs, bundles and sizes
+/// tied to 0 by the environment in 2.5. Next tries: k = 2 with the SSOBO registers split per lane
+/// in the invariants, or a formal copy with 8-bit lanes.
+fn ssync() -> FormalCheck {
+    FormalCheck {
+        unit: "ssync",
+        props: "ssync",
+        variant: "2 SO units, 2 ops".into(),
+        verilog: Box::new(ssync_verilog),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Cvc5,
+        properties: vec![
+            Property {
+                name: "RESPOND",
+                claim: "a response to SO unit U (any) is decided only while an operation is served, for U's last accepted first request, and only when its batch/task is the current one; at most one per accepted first request; every response leaving to U was decided for U and not yet sent (SO-6, SO-9, SO-10)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 6 },
+                why: "1-inductive with the message table and response-queue helper invariants; the mutant BMC reaches the first response (step 5)",
+                mutant: Mutant {
+                    what: "entry 0 is the hit when it holds (b, t+1) while (b, t) is current (its match_task bit under sel_same)",
+                    find: r"hit\$0 = \(sel_same & match_same\$0\$q\)",
+                    replace: "hit$$0 = (sel_same & match_task$$0$$q)",
+                },
+            },
+            Property {
+                name: "ORDER",
+                claim: "the operation FIFO never loses or reorders an entry: a tracked entry (any push) leaves by the pop after the entries ahead of it, with its kind, an operation's start, an offset bundle's word (the last merged into it); no pop when empty, no push when full (SO-3)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 6 },
+                why: "1-inductive with the FIFO-slot, tracked-entry and RAM-word helper invariants; the mutant BMC reaches the second bundle's exit (step 5)",
+                mutant: Mutant {
+                    what: "the read slot does not advance on a pop from slot 0",
+                    find: r"next_read_slot = read_slot\$q \+ 1'h1;",
+                    replace: "next_read_slot = read_slot$$q;",
+                },
+            },
+            Property {
+                name: "RETIRE",
+                claim: "a retire message follows the accounting of the last task of a streamed batch and carries its batch ID, exactly once: the N-th retire sent is for the N-th last task accounted, none without one (SO-2, SO-10)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 7 },
+                why: "1-inductive with the message table and retire-queue helper invariants; the mutant BMC reaches the first retire (step 6)",
+                mutant: Mutant {
+                    what: "a retire is queued after every accounted task, not only the last",
+                    find: r"else if \(msg_table\$commit_last\) begin",
+                    replace: "else if (msg_table$$commit_now) begin",
+                },
+            },
+        ],
+    }
 }
