@@ -21,7 +21,7 @@
 // RESPOND, ORDER and RETIRE are proved (k = 1). SSOBO is not checked yet (its BMC and its
 // induction do not finish in the time of the formal test; see `ssync` in
 // sim/src/stream_out/formal.rs): its claim and helper invariants below are not proved.
-// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.read_commit$q account.read_offset$q account.read_word$q account.read_nonzero$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
+// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_credits$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.read_commit$q account.read_offset$q account.read_word$q account.read_nonzero$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
 `default_nettype none
 module ssync_props(
     input wire clock,
@@ -255,7 +255,8 @@ module ssync_props(
 `ifndef MUTANT
     // Helper invariants: U's valid entry is unanswered exactly while U holds a credit; the
     // responses owed to U are those decided one and two cycles ago for U and U's in the
-    // response queue (its data and destination halves in lockstep, never overfilled).
+    // response queue (its data and destination halves in lockstep, never overfilled, and
+    // `resp_credits` its room left after the decided ones).
     wire [1:0] ea = obs_msg_table_entry_answered_q_all;
     wire p1 = obs_resp_pending_q, p2 = obs_resp_pending2_q;
     wire [2:0] qc = obs_resp_queue_dest_count_q;
@@ -276,6 +277,8 @@ module ssync_props(
             && obs_resp_queue_wr_ptr_q == qw);
         assert(qc <= 3'd4 && qw == qr + qc[1:0]);
         assert(qc + p1 + p2 <= 3'd4);
+        // The room counter is that room exactly.
+        assert(obs_resp_credits_q == 3'd4 - qc - p1 - p2);
         assert(owed == (p1 && obs_resp_pending_dest_q == U) + (p2 && obs_resp_pending2_dest_q == U)
             + queued_u);
     end

@@ -139,7 +139,12 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     // combinational
     next_read_slot: Signal<Local, Bits<OP_BITS>>,
     cmd_needs_slot: Signal<Local, Bit>,
-    cmd_fire: Signal<Local, Bit>,
+    /// The command transfers, per kind (each with only its own kind's ready condition, so a
+    /// kind that never needs a slot does not wait for the fill and coalescing logic).
+    fire_work: Signal<Local, Bit>,
+    fire_offset: Signal<Local, Bit>,
+    fire_enable: Signal<Local, Bit>,
+    fire_disable: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     coalesce: Signal<Local, Bit>,
     probe_distance: [Signal<Local, Bits<14>>; OPS],
@@ -216,7 +221,10 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             probe_issued_reg: Default::default(),
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
-            cmd_fire: Default::default(),
+            fire_work: Default::default(),
+            fire_offset: Default::default(),
+            fire_enable: Default::default(),
+            fire_disable: Default::default(),
             push: Default::default(),
             coalesce: Default::default(),
             probe_distance: std::array::from_fn(|_| Default::default()),
@@ -305,35 +313,42 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             & !self.coalesce.val())
             | ((self.cmd_kind.val() == self.kind_work.val()) & self.decoder_await_start.q.val());
         self.cmd_ready.next = !(self.cmd_needs_slot.val() & self.full.val());
-        self.cmd_fire.next = self.cmd_valid.val() & self.cmd_ready.val();
-        self.push.next = self.cmd_fire.val() & self.cmd_needs_slot.val();
-        self.unstreamed_valid.next = self.cmd_fire.val()
+        // The transfer (`cmd_valid & cmd_ready`) written per kind: `E` and `D` never need a
+        // slot, a work token needs one only while the decoder awaits an operation's start, an
+        // offset bundle unless it coalesces.
+        self.fire_work.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_work.val())
-            & !self.decoder_enabled.q.val();
+            & !(self.decoder_await_start.q.val() & self.full.val());
+        self.fire_offset.next = self.cmd_valid.val()
+            & (self.cmd_kind.val() == self.kind_offset.val())
+            & (self.coalesce.val() | !self.full.val());
+        self.fire_enable.next =
+            self.cmd_valid.val() & (self.cmd_kind.val() == self.kind_enable.val());
+        self.fire_disable.next =
+            self.cmd_valid.val() & (self.cmd_kind.val() == self.kind_disable.val());
+        self.push.next = (self.fire_offset.val() & !self.coalesce.val())
+            | (self.fire_work.val() & self.decoder_await_start.q.val());
+        self.unstreamed_valid.next = self.fire_work.val() & !self.decoder_enabled.q.val();
         self.unstreamed_batch.next = self.cmd_batch_id.val();
-        if self.cmd_fire.val() {
-            if self.cmd_kind.val() == self.kind_work.val() {
-                self.next_work_id_reg.d.next = self.cmd_batch_id.val() + bits::<14>(1);
-                self.decoder_any_work.d.next = true;
-                if self.decoder_await_start.q.val() {
-                    self.decoder_await_start.d.next = false;
-                    self.decoder_open_slot.d.next = self.write_slot.q.val();
-                    self.open_start.d.next = self.cmd_batch_id.val();
-                    self.open_long.d.next = false;
-                } else if (self.cmd_batch_id.val() - self.open_start.q.val())
-                    >= self.last_half.val()
-                {
-                    self.open_long.d.next = true;
-                }
-            }
-            if (self.cmd_kind.val() == self.kind_enable.val()) & !self.decoder_enabled.q.val() {
-                self.decoder_enabled.d.next = true;
-                self.decoder_await_start.d.next = true;
-            }
-            if (self.cmd_kind.val() == self.kind_disable.val()) & self.decoder_enabled.q.val() {
-                self.decoder_enabled.d.next = false;
+        if self.fire_work.val() {
+            self.next_work_id_reg.d.next = self.cmd_batch_id.val() + bits::<14>(1);
+            self.decoder_any_work.d.next = true;
+            if self.decoder_await_start.q.val() {
                 self.decoder_await_start.d.next = false;
+                self.decoder_open_slot.d.next = self.write_slot.q.val();
+                self.open_start.d.next = self.cmd_batch_id.val();
+                self.open_long.d.next = false;
+            } else if (self.cmd_batch_id.val() - self.open_start.q.val()) >= self.last_half.val() {
+                self.open_long.d.next = true;
             }
+        }
+        if self.fire_enable.val() & !self.decoder_enabled.q.val() {
+            self.decoder_enabled.d.next = true;
+            self.decoder_await_start.d.next = true;
+        }
+        if self.fire_disable.val() & self.decoder_enabled.q.val() {
+            self.decoder_enabled.d.next = false;
+            self.decoder_await_start.d.next = false;
         }
         // Entry writes: a new entry at the write slot; the end of the open operation at its `D`
         // (the batch ID of the first work token after `D` is the next one, SO-1).
@@ -348,8 +363,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
                 self.entry_end[i].d.next = self.cmd_batch_id.val();
                 self.entry_end_known[i].d.next = false;
             }
-            if self.cmd_fire.val()
-                & (self.cmd_kind.val() == self.kind_disable.val())
+            if self.fire_disable.val()
                 & self.decoder_enabled.q.val()
                 & !self.decoder_await_start.q.val()
                 & (self.decoder_open_slot.q.val() == self.slot_index[i].val())
@@ -415,8 +429,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
             self.entry_word.write_address.next = self.tail_slot.q.val();
         }
         self.entry_word.write_data.next = self.cmd_offsets.val();
-        self.entry_word.write_enable.next =
-            self.cmd_fire.val() & (self.cmd_kind.val() == self.kind_offset.val());
+        self.entry_word.write_enable.next = self.fire_offset.val();
         self.entry_word.read_address.next = self.read_slot.q.val();
         self.head_word_ok_reg.d.next = !self.pop.val()
             & !(self.entry_word.write_enable.val()

@@ -201,6 +201,11 @@ pub struct Ssync<
     resp_pending_dest: DFF<Bits<SRC_BITS>>,
     resp_pending2: DFF<Bit>,
     resp_pending2_dest: DFF<Bits<SRC_BITS>>,
+    /// Room for responses: 4 - the queue's fill - the responses decided and not yet in it
+    /// (a credit counter: - a decision, + a response taken), so the room test is one
+    /// register's non-zero test.
+    resp_credits: DFF<Bits<3>>,
+    resp_taken: Signal<Local, Bit>,
     /// Response queue (4 entries: one leaving, one entering, two decided), data and
     /// destination in lockstep.
     resp_queue: StreamFifo<Msg128, 4, 2, 3>,
@@ -302,6 +307,8 @@ impl<
             resp_pending_dest: Default::default(),
             resp_pending2: Default::default(),
             resp_pending2_dest: Default::default(),
+            resp_credits: Default::default(),
+            resp_taken: Default::default(),
             resp_queue: Default::default(),
             resp_queue_dest: Default::default(),
             retire_valid_reg: Default::default(),
@@ -361,6 +368,7 @@ impl<
             resp_pending_dest,
             resp_pending2,
             resp_pending2_dest,
+            resp_credits,
             retire_valid_reg,
             retire_batch_id_reg,
             retire_skid_valid,
@@ -398,13 +406,15 @@ impl<
         self.msg_table.sel_task.next = self.sel_task.q.val();
         self.msg_table.sel_batch.next = self.sel_batch.q.val();
         // Room for a response decided now: it enters the queue two cycles later, after the
-        // two decided before it (the queue's fill and the pending responses are registers).
-        self.msg_table.resp_free.next = (self.resp_queue.fill.val() < bits::<3>(2))
-            | ((self.resp_queue.fill.val() == bits::<3>(2))
-                & !(self.resp_pending.q.val() & self.resp_pending2.q.val()))
-            | ((self.resp_queue.fill.val() == bits::<3>(3))
-                & !self.resp_pending.q.val()
-                & !self.resp_pending2.q.val());
+        // two decided before it: fill + pending + pending2 < 4, kept as credits.
+        self.msg_table.resp_free.next = self.resp_credits.q.val() != bits::<3>(0);
+        self.resp_taken.next = self.resp_queue.rd_valid.val() & self.resp_ready.val();
+        if self.resp_taken.val() & !self.msg_table.respond_now.val() {
+            self.resp_credits.d.next = self.resp_credits.q.val() + bits::<3>(1);
+        }
+        if !self.resp_taken.val() & self.msg_table.respond_now.val() {
+            self.resp_credits.d.next = self.resp_credits.q.val() - bits::<3>(1);
+        }
         self.msg_table.retire_free.next = !self.retire_skid_valid.q.val();
         self.probe_valid.d.next = self.arrival_valid.q.val();
         self.probe_source.d.next = self.arrival_source.q.val();
@@ -523,19 +533,16 @@ impl<
         if !self.retire_skid_valid.q.val() {
             self.retire_skid_batch.d.next = self.current_batch_id_reg.q.val();
         }
-        if self.retire_skid_valid.q.val() {
-            if self.retire_pop.val() {
-                self.retire_skid_valid.d.next = false;
-            }
-        } else if self.msg_table.commit_last.val() {
-            if !self.retire_valid_reg.q.val() | self.retire_pop.val() {
-                self.retire_valid_reg.d.next = true;
-            } else {
-                self.retire_skid_valid.d.next = true;
-            }
-        } else if self.retire_pop.val() {
-            self.retire_valid_reg.d.next = false;
-        }
+        // Written as one expression each, not as enables, so the late `commit_last` is the
+        // last LUT's input. (A retire is decided only while the skid register is empty,
+        // `retire_free`; while it is full the output register is full too.)
+        self.retire_valid_reg.d.next = self.retire_skid_valid.q.val()
+            | self.msg_table.commit_last.val()
+            | (self.retire_valid_reg.q.val() & !self.retire_pop.val());
+        self.retire_skid_valid.d.next = (self.retire_skid_valid.q.val() & !self.retire_pop.val())
+            | (self.msg_table.commit_last.val()
+                & self.retire_valid_reg.q.val()
+                & !self.retire_pop.val());
         self.violation_reg.d.next = self.msg_table.violation.val();
         self.violation_code_reg.d.next = self.msg_table.violation_code.val();
         // Outputs.
@@ -576,6 +583,7 @@ impl<
             self.outside_valid.d.next = false;
             self.resp_pending.d.next = false;
             self.resp_pending2.d.next = false;
+            self.resp_credits.d.next = bits::<3>(4);
             self.retire_valid_reg.d.next = false;
             self.retire_batch_id_reg.d.next = bits::<14>(0);
             self.retire_skid_valid.d.next = false;

@@ -205,8 +205,8 @@ fn ssync() -> FormalCheck {
                 why: "1-inductive with the message table and retire-queue helper invariants; the mutant BMC reaches the first retire (step 6)",
                 mutant: Mutant {
                     what: "a retire is queued after every accounted task, not only the last",
-                    find: r"else if \(msg_table\$commit_last\) begin",
-                    replace: "else if (msg_table$$commit_now) begin",
+                    find: r"retire_valid_reg\$d = retire_skid_valid\$q \| msg_table\$commit_last \|",
+                    replace: "retire_valid_reg$$d = retire_skid_valid$$q | msg_table$$commit_now |",
                 },
             },
         ],
