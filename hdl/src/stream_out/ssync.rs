@@ -75,7 +75,12 @@
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
 //! (code 3 clears the entry); nothing already accepted is lost. `violation` rises one cycle
 //! after a bad second request or a duplicate first request, and up to five cycles after a
-//! request found to be outside every operation.
+//! request found to be outside every operation. Open question (from the formal abstraction,
+//! not reproduced in simulation): a work token that reuses, while streaming is disabled, the
+//! ID of the batch accounted in that very cycle (bad WDU input; the cluster's batch-ID
+//! generator never sends it) would flag the accounted entry one cycle after it was freed, and
+//! the flag could then clear the unit's next first request; the candidate fix is to leave an
+//! entry accounted in the flag's cycle unflagged.
 //!
 //! Overflow (SO-12, [`SsoboAccount`], the same definition as the SO unit's `FitCheck`): a
 //! batch/task fits when SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer it writes (a buffer
