@@ -122,30 +122,18 @@ module ssync_props(
 
 `ifdef RAM_MODEL
     // The block RAMs, modelled from their write ports (see the top).
-    wire op_we = obs_op_fifo_entry_word_write_enable;
-    wire op_wa = obs_op_fifo_entry_word_write_address;
-    wire op_ra = obs_op_fifo_entry_word_read_address;
-    reg [127:0] opw0, opw1, op_rd_word;
-    reg op_rd_ok = 1'b0;
-    always @(posedge clock) begin
-        if (op_we && !op_wa) opw0 <= obs_op_fifo_entry_word_write_data;
-        if (op_we && op_wa) opw1 <= obs_op_fifo_entry_word_write_data;
-        op_rd_word <= op_ra ? opw1 : opw0;
-        op_rd_ok <= !(op_we && op_wa == op_ra);
-    end
-    always @(*) if (op_rd_ok) assume(obs_op_fifo_entry_word_read_data == op_rd_word);
-    wire sb_we = obs_msg_table_sbbn_ram_write_enable;
-    wire sb_wa = obs_msg_table_sbbn_ram_write_address;
-    wire sb_ra = obs_msg_table_sbbn_ram_read_address;
-    reg [127:0] sbw0, sbw1, sb_rd_word;
-    reg sb_rd_ok = 1'b0;
-    always @(posedge clock) begin
-        if (sb_we && !sb_wa) sbw0 <= obs_msg_table_sbbn_ram_write_data;
-        if (sb_we && sb_wa) sbw1 <= obs_msg_table_sbbn_ram_write_data;
-        sb_rd_word <= sb_ra ? sbw1 : sbw0;
-        sb_rd_ok <= !(sb_we && sb_wa == sb_ra);
-    end
-    always @(*) if (sb_rd_ok) assume(obs_msg_table_sbbn_ram_read_data == sb_rd_word);
+    wire [127:0] opw0, opw1, op_rd_word, sbw0, sbw1, sb_rd_word;
+    wire op_rd_ok, sb_rd_ok;
+    ram2_model op_ram(
+        .clock(clock), .we(obs_op_fifo_entry_word_write_enable),
+        .wa(obs_op_fifo_entry_word_write_address), .wd(obs_op_fifo_entry_word_write_data),
+        .ra(obs_op_fifo_entry_word_read_address), .rd(obs_op_fifo_entry_word_read_data),
+        .w0(opw0), .w1(opw1), .rd_word(op_rd_word), .rd_ok(op_rd_ok));
+    ram2_model sb_ram(
+        .clock(clock), .we(obs_msg_table_sbbn_ram_write_enable),
+        .wa(obs_msg_table_sbbn_ram_write_address), .wd(obs_msg_table_sbbn_ram_write_data),
+        .ra(obs_msg_table_sbbn_ram_read_address), .rd(obs_msg_table_sbbn_ram_read_data),
+        .w0(sbw0), .w1(sbw1), .rd_word(sb_rd_word), .rd_ok(sb_rd_ok));
 `endif
 
     // Accepted first requests (SO-5) and what each unit asked for last: batch, task, last.
@@ -538,5 +526,31 @@ module ssync_props(
     end
 `endif
 `endif
+endmodule
+
+// A two-word block RAM modelled from its write port: the words written (`w0`, `w1`, free at
+// step 0 like the RAM's X), the word read at the edge (`rd_word`) and whether the read is
+// defined (`rd_ok`: not the address written at the same edge); the RAM's read data is
+// constrained to it when defined.
+module ram2_model(
+    input wire clock,
+    input wire we,
+    input wire wa,
+    input wire [127:0] wd,
+    input wire ra,
+    input wire [127:0] rd,
+    output reg [127:0] w0,
+    output reg [127:0] w1,
+    output reg [127:0] rd_word,
+    output reg rd_ok
+);
+    initial rd_ok = 1'b0;
+    always @(posedge clock) begin
+        if (we && !wa) w0 <= wd;
+        if (we && wa) w1 <= wd;
+        rd_word <= ra ? w1 : w0;
+        rd_ok <= !(we && wa == ra);
+    end
+    always @(*) if (rd_ok) assume(rd == rd_word);
 endmodule
 `default_nettype wire
