@@ -117,7 +117,9 @@ module ssync_props(
     // The bad-entry causes (SO-13) are abstracted (free, see the check's doc), constrained by
     // what holds of the real ones: no entry is flagged bad in the cycle it is accounted (it
     // then holds the current batch/task, so it is not behind it, and it lies in the operation
-    // being served, so the probe covers it).
+    // being served, so the probe covers it; an unstreamed token naming it reaches the table
+    // at the earliest one cycle after the token is taken, and until then `next_work_id`, kept
+    // consecutive by the operation FIFO's ID check, names that batch, so it is not matched).
     always @(*) assume((obs_msg_table_commit_ok__all & obs_msg_table_entry_bad_d_all) == 2'b00);
 
 `ifdef RAM_MODEL

@@ -540,3 +540,84 @@ proptest! {
         prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }
+
+#[test]
+fn so13_work_token_reusing_an_id_is_flagged_dropped_and_loses_nothing() {
+    // Bad WDU input (SO-1, SO-13): after the operation's `D` and its end token, a work token
+    // carries batch 100's ID again (not the next ID, 103). SO unit 0 has sent both requests
+    // of batch 100 and offers its first request for batch 101, held back while its table
+    // entry still holds 100. Swept over the cycles around the accounting of batch 100: the
+    // token is flagged (code 2) and dropped, and both batches are answered and retired.
+    for idle in 0..24 {
+        use Cmd::*;
+        let cmds = vec![
+            Enable,
+            Work,
+            Work,
+            Disable,
+            Work,
+            Idle(idle),
+            WorkReusing(0),
+        ];
+        let early = |j: SoJob| SoJob {
+            second_early: Some(0),
+            ..j
+        };
+        let mut t = tb(cmds, vec![early(job(0, 0, 3)), early(job(0, 1, 0))]);
+        t.expect_violations = true;
+        t.max_cycles = 200;
+        let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+        let codes: Vec<u64> = r.violations.iter().map(|v| v.1).collect();
+        assert_eq!(codes, vec![2], "idle {}", idle);
+        assert_eq!(r.retired, vec![100, 101], "idle {}", idle);
+        assert_eq!(r.responses.len(), 2, "idle {}", idle);
+        assert!(!r.outstanding_at_end, "idle {}", idle);
+    }
+}
+
+#[test]
+fn so13_unstreamed_token_coming_round_to_the_batch_being_accounted_loses_no_later_request() {
+    // Bad WDU input (SO-1 forbids it): an operation of batch 100 alone, then 2^14 - 1
+    // consecutive work tokens while streaming is disabled (IDs 101 ..= 16383, 0 ..= 100), so
+    // the ID comes round to 100 while batch 100 is still in flight (its second request held
+    // back), then an operation of batch 101. SO unit 0's first request for that batch 101
+    // waits for its table entry and enters it in the cycle after 100 is accounted. The second
+    // request's delay is swept over the cycles around the ID-100 token's arrival: told before
+    // 100 is accounted, the token flags 100 (which then never finishes, nor does 101 behind
+    // it); told later, or in the cycle 100's flag and accounting meet, it must cost request
+    // 101 nothing: whenever 100 retires, 101 is answered and retires too. (The token can never
+    // reach the table in the very cycle 100 is accounted: until it is taken, `next_work_id`
+    // is 100, the current batch, so matching pauses.)
+    use Cmd::*;
+    let mut cmds = vec![Enable, Work, Disable];
+    cmds.extend((0..1 << 14).map(|_| Work));
+    cmds.extend([Enable, Work, Disable, Work]);
+    let second_op = (1 << 14) + 1; // work token index of the second operation's batch 101
+    let mut probe = tb(cmds, vec![job(0, 0, 3), job(0, second_op, 0)]);
+    probe.max_cycles = 20_000;
+    probe.expect_violations = true;
+    let mut outcomes = (false, false);
+    let base = (1u64 << 14) - 12;
+    for delay in base..base + 16 {
+        let mut t = probe.clone();
+        t.jobs[0].second_delay = delay;
+        let r = run_ssync::<4, 2, 4, 2, 3>(&t, &TbOutput::default()).unwrap();
+        if r.retired.first() == Some(&100) {
+            outcomes.1 = true;
+            assert_eq!(
+                r.retired,
+                vec![100, 101],
+                "delay {}: {:?}",
+                delay,
+                r.violations
+            );
+            assert_eq!(r.responses.len(), 2, "delay {}", delay);
+            assert!(!r.outstanding_at_end, "delay {}", delay);
+        } else {
+            outcomes.0 = true;
+            assert!(r.violations.iter().any(|v| v.1 == 3), "delay {}", delay);
+        }
+    }
+    // The sweep brackets the cycle in which the token meets batch 100's accounting.
+    assert_eq!(outcomes, (true, true));
+}

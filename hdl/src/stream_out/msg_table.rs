@@ -65,6 +65,10 @@ use rust_hdl::prelude::*;
 pub const VIOL_NONE: u64 = 0;
 /// `violation_code`: a second request with no first request from that SO unit.
 pub const VIOL_SECOND_WITHOUT_FIRST: u64 = 1;
+/// `violation_code`: a batch ID collision: a work token whose ID is not the one after the
+/// previous token's (SO-1); it is dropped (raised by [`Ssync`](super::ssync::Ssync) from its
+/// operation FIFO, not by this table).
+pub const VIOL_ID_COLLISION: u64 = 2;
 /// `violation_code`: a request for a batch/task outside every operation (behind the current
 /// one, given out while streaming was disabled, or already asked for by another unit).
 pub const VIOL_OUTSIDE_OPERATION: u64 = 3;

@@ -28,7 +28,10 @@
 //! `unstreamed_valid/unstreamed_batch` — a work token accepted while streaming is disabled (its
 //! batch is outside every operation). [`Ssync`](crate::stream_out::ssync::Ssync) flags a
 //! request for an issued batch that no operation covers, or for the batch of an unstreamed
-//! token, instead of letting it wait forever.
+//! token, instead of letting it wait forever. A batch ID collision (SO-1, SO-13): a work token,
+//! after the first one seen, whose ID is not `next_work_id` is taken and dropped
+//! (`id_skipped`, flagged by the parent): it pushes, ends and advances nothing, so the
+//! operations and the issued window stay those of the consecutive IDs already seen.
 //!
 //! Storage: the offset-bundle words are in an SRAM (`entry_word`, a [`BlockRam`] of
 //! 2^`OP_BITS` x 128 bits, synchronous read, no reset; iCE40 block RAM), indexed like the
@@ -48,7 +51,7 @@
 //! `Ssync`); `pop` (the head entry is done, from the parent); the head: `head_is_offset`,
 //! `head_start`, `head_end`, `head_end_known`, `head_word_ok`, `head_word`; `empty`, `full`,
 //! `fill` (entries held); `next_work_id`; the probe `probe_batch` -> `probe_issued`,
-//! `probe_covered`; `unstreamed_valid/unstreamed_batch`.
+//! `probe_covered`; `unstreamed_valid/unstreamed_batch`; `id_skipped`.
 //! Timing: one command and one pop per cycle; an entry pushed in cycle t can be at the head
 //! from cycle t+1. An offset bundle's `head_word_ok` is high from the cycle after it reaches
 //! the head (by a `pop`, or by a push into an empty FIFO); `pop` and `cmd_*` reach only
@@ -106,6 +109,9 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     /// A work token outside every operation (not streamed) is accepted this cycle.
     pub unstreamed_valid: Signal<Out, Bit>,
     pub unstreamed_batch: Signal<Out, Bits<14>>,
+    /// A work token after the first whose batch ID is not `next_work_id` (a batch ID
+    /// collision, SO-1, SO-13) is taken this cycle and dropped: it changes nothing.
+    pub id_skipped: Signal<Out, Bit>,
     // entries
     entry_valid: [DFF<Bit>; OPS],
     entry_is_offset: [DFF<Bit>; OPS],
@@ -142,6 +148,8 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     /// The command transfers, per kind (each with only its own kind's ready condition, so a
     /// kind that never needs a slot does not wait for the fill and coalescing logic).
     fire_work: Signal<Local, Bit>,
+    /// The work token carries the ID after the previous one (or is the first one seen).
+    work_id_ok: Signal<Local, Bit>,
     fire_offset: Signal<Local, Bit>,
     fire_enable: Signal<Local, Bit>,
     fire_disable: Signal<Local, Bit>,
@@ -222,6 +230,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
             fire_work: Default::default(),
+            work_id_ok: Default::default(),
+            id_skipped: Default::default(),
             fire_offset: Default::default(),
             fire_enable: Default::default(),
             fire_disable: Default::default(),
@@ -316,9 +326,18 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         // The transfer (`cmd_valid & cmd_ready`) written per kind: `E` and `D` never need a
         // slot, a work token needs one only while the decoder awaits an operation's start, an
         // offset bundle unless it coalesces.
+        // A work token with another ID than the one after the previous token is taken and
+        // dropped (`id_skipped`): it pushes, ends and advances nothing.
+        self.work_id_ok.next = !self.decoder_any_work.q.val()
+            | (self.cmd_batch_id.val() == self.next_work_id_reg.q.val());
         self.fire_work.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_work.val())
-            & !(self.decoder_await_start.q.val() & self.full.val());
+            & !(self.decoder_await_start.q.val() & self.full.val())
+            & self.work_id_ok.val();
+        self.id_skipped.next = self.cmd_valid.val()
+            & (self.cmd_kind.val() == self.kind_work.val())
+            & !(self.decoder_await_start.q.val() & self.full.val())
+            & !self.work_id_ok.val();
         self.fire_offset.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_offset.val())
             & (self.coalesce.val() | !self.full.val());

@@ -75,12 +75,16 @@
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
 //! (code 3 clears the entry); nothing already accepted is lost. `violation` rises one cycle
 //! after a bad second request or a duplicate first request, and up to five cycles after a
-//! request found to be outside every operation. Open question (from the formal abstraction,
-//! not reproduced in simulation): a work token that reuses, while streaming is disabled, the
-//! ID of the batch accounted in that very cycle (bad WDU input; the cluster's batch-ID
-//! generator never sends it) would flag the accounted entry one cycle after it was freed, and
-//! the flag could then clear the unit's next first request; the candidate fix is to leave an
-//! entry accounted in the flag's cycle unflagged.
+//! request found to be outside every operation. [`VIOL_ID_COLLISION`] (2): a batch ID
+//! collision, a work token (after the first) whose ID is not the one after the previous token
+//! (SO-1); it is taken and dropped (it neither starts, ends nor advances anything), and
+//! `violation` rises one cycle later (when the table flags in the same cycle, its code is
+//! shown). So the work tokens SSYNC acts on carry consecutive IDs, and an unstreamed token
+//! never reaches the table in the cycle the entry of its batch is accounted (it could flag
+//! the entry then freed, and the flag clear the unit's next request): until the token is
+//! taken, `next_work_id` is that batch's ID, so the batch is not matched (it is not yet given
+//! out), and the token reaches the table one cycle after it is taken. (Only a ring's worth of
+//! tokens past a batch still in flight, which SO-1 forbids, names a batch being matched.)
 //!
 //! Overflow (SO-12, [`SsoboAccount`], the same definition as the SO unit's `FitCheck`): a
 //! batch/task fits when SSOBO\[i\] + SBBN\[i\] <= size\[i\] for every buffer it writes (a buffer
@@ -104,7 +108,8 @@
 use crate::msg::{FirstRequest, Msg128};
 use crate::stream_out::msg_table::MsgTable;
 pub use crate::stream_out::msg_table::{
-    VIOL_DUPLICATE_SECOND, VIOL_NONE, VIOL_OUTSIDE_OPERATION, VIOL_SECOND_WITHOUT_FIRST,
+    VIOL_DUPLICATE_SECOND, VIOL_ID_COLLISION, VIOL_NONE, VIOL_OUTSIDE_OPERATION,
+    VIOL_SECOND_WITHOUT_FIRST,
 };
 use crate::stream_out::op_fifo::OpFifo;
 pub use crate::stream_out::op_fifo::{CMD_DISABLE, CMD_ENABLE, CMD_OFFSET, CMD_WORK};
@@ -232,6 +237,7 @@ pub struct Ssync<
     serve_next: Signal<Local, Bit>,
     retire_pop: Signal<Local, Bit>,
     code_none: Constant<Bits<3>>,
+    code_id_collision: Constant<Bits<3>>,
 }
 
 impl<
@@ -331,6 +337,7 @@ impl<
             serve_next: Default::default(),
             retire_pop: Default::default(),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
+            code_id_collision: Constant::new(bits::<3>(VIOL_ID_COLLISION)),
         }
     }
 }
@@ -548,8 +555,12 @@ impl<
             | (self.msg_table.commit_last.val()
                 & self.retire_valid_reg.q.val()
                 & !self.retire_pop.val());
-        self.violation_reg.d.next = self.msg_table.violation.val();
+        // The table's violations first; a dropped work token (ID collision) otherwise.
+        self.violation_reg.d.next = self.msg_table.violation.val() | self.op_fifo.id_skipped.val();
         self.violation_code_reg.d.next = self.msg_table.violation_code.val();
+        if !self.msg_table.violation.val() & self.op_fifo.id_skipped.val() {
+            self.violation_code_reg.d.next = self.code_id_collision.val();
+        }
         // Outputs.
         self.resp_valid.next = self.resp_queue.rd_valid.val();
         self.resp_data.next = self.resp_queue.rd_data.val();

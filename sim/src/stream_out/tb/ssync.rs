@@ -25,6 +25,11 @@ pub enum Cmd {
     Enable,
     Disable,
     Offset([u32; 4]),
+    /// Bad input (SO-1, SO-13): a work token carrying the batch ID of work token `k` again
+    /// (IDs are not consecutive); it counts as no new work token.
+    WorkReusing(usize),
+    /// No command for this many cycles (then the next one is offered).
+    Idle(u64),
 }
 
 /// One batch/task handled by a scripted SO unit.
@@ -154,6 +159,8 @@ impl SsyncTb {
         let mut k = 0;
         for c in &self.cmds {
             packets.push(match c {
+                // A batch ID collision is flagged and dropped (SO-13): not a batch.
+                Cmd::WorkReusing(_) | Cmd::Idle(_) => continue,
                 Cmd::Work => {
                     let mut tasks: Vec<(u16, [u32; 4])> = self
                         .jobs
@@ -432,6 +439,8 @@ struct SsyncBench<'a> {
     /// Position in the command stream and work tokens sent.
     cmd_pos: usize,
     work_count: usize,
+    /// Cycles left of the `Cmd::Idle` at `cmd_pos`.
+    idle_left: Option<u64>,
     /// Jobs whose first request was current on arrival, with that cycle.
     current_on_arrival: HashMap<usize, u64>,
     /// Cycles of the responses of the last 8 cycles.
@@ -449,6 +458,7 @@ impl<'a> SsyncBench<'a> {
             rng: ChaCha8Rng::seed_from_u64(tb.seed ^ 0xabcd),
             cmd_pos: 0,
             work_count: 0,
+            idle_left: None,
             current_on_arrival: HashMap::new(),
             resp_cycles: VecDeque::new(),
             done_cycles: 0,
@@ -466,11 +476,7 @@ impl<'a> SsyncBench<'a> {
         let (first, second) = self.units.offer(cycle);
         let offer = Offer {
             reset,
-            cmd: if reset {
-                None
-            } else {
-                self.tb.cmds.get(self.cmd_pos)
-            },
+            cmd: if reset { None } else { self.next_cmd() },
             first,
             second,
             resp_ready: !reset && self.rng.gen_bool(self.tb.resp_ready_prob),
@@ -490,6 +496,20 @@ impl<'a> SsyncBench<'a> {
         Ok(self.done_for_a_while())
     }
 
+    /// The command offered this cycle: the one at `cmd_pos`, or none while an `Idle` runs.
+    fn next_cmd(&mut self) -> Option<&'a Cmd> {
+        while let Some(Cmd::Idle(n)) = self.tb.cmds.get(self.cmd_pos) {
+            let left = self.idle_left.get_or_insert(*n);
+            if *left > 0 {
+                *left -= 1;
+                return None;
+            }
+            self.idle_left = None;
+            self.cmd_pos += 1;
+        }
+        self.tb.cmds.get(self.cmd_pos)
+    }
+
     fn drive<const N: usize, const S: usize, const O: usize, const OB: usize, const F: usize>(
         &self,
         u: &mut Ssync<N, S, O, OB, F>,
@@ -505,7 +525,10 @@ impl<'a> SsyncBench<'a> {
             Some(Cmd::Offset(_)) => ssync::CMD_OFFSET,
             _ => ssync::CMD_WORK,
         });
-        u.cmd_batch_id.next = bits::<14>(tb.batch_id(self.work_count) as u64);
+        u.cmd_batch_id.next = bits::<14>(match o.cmd {
+            Some(Cmd::WorkReusing(k)) => tb.batch_id(*k),
+            _ => tb.batch_id(self.work_count),
+        } as u64);
         u.cmd_offsets.next = match o.cmd {
             Some(Cmd::Offset(w)) => Msg128Fields(*w).to_hw(),
             _ => Msg128::default(),
