@@ -24,8 +24,9 @@
 //!
 //! Bad input (SO-13): a first request from a unit whose entry is still occupied (one message
 //! outstanding per unit, SO-9; e.g. its previous batch waits for the retire queue) is
-//! back-pressured (`first_ready` low). `violation_code` (combinational, the parent registers
-//! it): [`VIOL_SECOND_WITHOUT_FIRST`] a second request with no first request from that unit;
+//! back-pressured (`first_ready` low). `violation_code` (decided from the causes registered
+//! in the cycle they are found, so one cycle after them; the parent registers it again):
+//! [`VIOL_SECOND_WITHOUT_FIRST`] a second request with no first request from that unit;
 //! [`VIOL_OUTSIDE_OPERATION`] a request for a batch outside every operation, its entry is
 //! cleared: behind the current batch/task once an operation has been loaded (`started`:
 //! never streamed, or already accounted); for a batch already given out that no operation in
@@ -36,8 +37,8 @@
 //! this unit). So no request waits forever (SO-13: never a deadlock).
 //! [`VIOL_DUPLICATE_SECOND`] a second second-request. The offending message is dropped;
 //! nothing already accepted is lost. A bad entry is found from registers in one cycle
-//! (`entry_bad`) and cleared, with the violation, in the next. Several in one cycle: code 3
-//! wins.
+//! (`entry_bad`) and cleared in the next, its violation shown in the cycle after. Several in
+//! one cycle: code 3 wins, then code 4, then code 1.
 //!
 //! Parameters: `SO_UNITS` entries; `SRC_BITS` = clog2(SO_UNITS) (≥1).
 //! Ports: `clock`, `reset`; `first_valid/first_ready/first_data/first_source`,
@@ -155,6 +156,10 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     arrive: [Signal<Local, Bit>; SO_UNITS],
     /// A first request from unit i into its free entry (before the duplicate check).
     arrive_raw: [Signal<Local, Bit>; SO_UNITS],
+    /// A second request from this entry's unit is offered now (what the hit's decision reads:
+    /// the hit entry is valid, so its second request is written unless it is a duplicate,
+    /// and no arriving first request reaches the decision).
+    second_for: [Signal<Local, Bit>; SO_UNITS],
     second_write: [Signal<Local, Bit>; SO_UNITS],
     hit: [Signal<Local, Bit>; SO_UNITS],
     commit_ok: [Signal<Local, Bit>; SO_UNITS],
@@ -167,6 +172,11 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     distance: [Signal<Local, Bits<14>>; SO_UNITS],
     stale: [Signal<Local, Bit>; SO_UNITS],
     any_bad: Signal<Local, Bit>,
+    /// The violation causes found this cycle, registered: `violation` and its code are
+    /// decided from them one cycle later (no cause's logic reaches the code's priority).
+    viol_outside: DFF<Bit>,
+    viol_dup_second: DFF<Bit>,
+    viol_no_first: DFF<Bit>,
     unit_index: [Constant<Bits<SRC_BITS>>; SO_UNITS],
     behind: Constant<Bits<14>>,
     code_none: Constant<Bits<3>>,
@@ -238,6 +248,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             second_accepted: Default::default(),
             arrive: std::array::from_fn(|_| Default::default()),
             arrive_raw: std::array::from_fn(|_| Default::default()),
+            second_for: std::array::from_fn(|_| Default::default()),
             second_write: std::array::from_fn(|_| Default::default()),
             hit: std::array::from_fn(|_| Default::default()),
             commit_ok: std::array::from_fn(|_| Default::default()),
@@ -249,6 +260,9 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             distance: std::array::from_fn(|_| Default::default()),
             stale: std::array::from_fn(|_| Default::default()),
             any_bad: Default::default(),
+            viol_outside: Default::default(),
+            viol_dup_second: Default::default(),
+            viol_no_first: Default::default(),
             unit_index: std::array::from_fn(|i| Constant::new(bits::<SRC_BITS>(i as u64))),
             behind: Constant::new(bits::<14>(1 << 13)),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
@@ -288,6 +302,9 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             self.match_batch[i].clock.next = self.clock.val();
             self.entry_bad[i].clock.next = self.clock.val();
         }
+        self.viol_outside.clock.next = self.clock.val();
+        self.viol_dup_second.clock.next = self.clock.val();
+        self.viol_no_first.clock.next = self.clock.val();
         // First requests: back-pressure while the unit's entry is occupied (SO-9); a request
         // for a batch/task already in the table is dropped (SO-13).
         self.first_busy.next = false;
@@ -307,8 +324,8 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
         self.second_ready.next = true;
         self.first_written.next =
             self.first_valid.val() & !self.first_busy.val() & !self.first_duplicate.val();
-        self.violation.next = false;
-        self.violation_code.next = self.code_none.val();
+        self.viol_dup_second.d.next = false;
+        self.viol_no_first.d.next = false;
         self.second_nonzero.next = bits::<4>(0);
         if self.second_data.val().lane0 != bits::<32>(0) {
             self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(1);
@@ -329,16 +346,16 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 & !self.entry_valid[i].q.val();
             self.arrive[i].next = self.arrive_raw[i].val() & !self.first_duplicate.val();
             self.second_write[i].next = false;
+            self.second_for[i].next =
+                self.second_valid.val() & (self.second_source.val() == self.unit_index[i].val());
             // (A second request that comes with its unit's first request is written even if
             // that first request turns out to be a duplicate: the entry stays invalid, and its
             // next first request clears the second-request bit.)
             if self.second_valid.val() & (self.second_source.val() == self.unit_index[i].val()) {
                 if !(self.entry_valid[i].q.val() | self.arrive_raw[i].val()) {
-                    self.violation.next = true;
-                    self.violation_code.next = self.code_second_without_first.val();
+                    self.viol_no_first.d.next = true;
                 } else if self.entry_second[i].q.val() {
-                    self.violation.next = true;
-                    self.violation_code.next = self.code_duplicate_second.val();
+                    self.viol_dup_second.d.next = true;
                 } else {
                     self.second_write[i].next = true;
                 }
@@ -358,7 +375,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             // A second request arriving now for the hit entry counts at once (it is merged
             // into the decision; its word reaches the accounting through the bypass).
             self.commit_ok[i].next = self.hit[i].val()
-                & (self.entry_second[i].q.val() | self.second_write[i].val())
+                & (self.entry_second[i].q.val() | self.second_for[i].val())
                 & (self.entry_answered[i].q.val() | self.resp_free.val())
                 & (!self.entry_last[i].q.val() | self.retire_free.val());
             if self.hit[i].val() {
@@ -372,7 +389,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                     self.selected_nonzero.next =
                         self.selected_nonzero.val() | self.second_nonzero.val();
                 }
-                if self.second_write[i].val() {
+                if self.second_for[i].val() & !self.entry_second[i].q.val() {
                     self.hit_second_now.next = true;
                 }
             }
@@ -488,10 +505,19 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                     | (self.arrival_outside.val()
                         & (self.arrival_source.val() == self.unit_index[i].val())));
         }
-        if self.any_bad.val()
-            | (self.first_valid.val() & !self.first_busy.val() & self.first_duplicate.val())
-        {
-            self.violation.next = true;
+        self.viol_outside.d.next = self.any_bad.val()
+            | (self.first_valid.val() & !self.first_busy.val() & self.first_duplicate.val());
+        // The violation, one cycle after its causes: code 3 wins, then 4, then 1.
+        self.violation.next =
+            self.viol_outside.q.val() | self.viol_dup_second.q.val() | self.viol_no_first.q.val();
+        self.violation_code.next = self.code_none.val();
+        if self.viol_no_first.q.val() {
+            self.violation_code.next = self.code_second_without_first.val();
+        }
+        if self.viol_dup_second.q.val() {
+            self.violation_code.next = self.code_duplicate_second.val();
+        }
+        if self.viol_outside.q.val() {
             self.violation_code.next = self.code_outside_operation.val();
         }
         self.outstanding.next = false;
@@ -517,6 +543,9 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 self.match_batch[i].d.next = false;
                 self.entry_bad[i].d.next = false;
             }
+            self.viol_outside.d.next = false;
+            self.viol_dup_second.d.next = false;
+            self.viol_no_first.d.next = false;
         }
     }
 }

@@ -73,9 +73,10 @@
 //! after the request is written, answering a cycle later), for the batch of a work token that arrives while streaming
 //! is disabled, or a batch/task another unit already asked for; so no request waits forever;
 //! [`VIOL_DUPLICATE_SECOND`] (4) a second second-request. The offending message is dropped
-//! (code 3 clears the entry); nothing already accepted is lost. `violation` rises one cycle
-//! after a bad second request or a duplicate first request, and up to five cycles after a
-//! request found to be outside every operation. [`VIOL_ID_COLLISION`] (2): a batch ID
+//! (code 3 clears the entry); nothing already accepted is lost. `violation` rises two cycles
+//! after a bad second request or a duplicate first request, and up to six cycles after a
+//! request found to be outside every operation (the table registers each cause, then the
+//! code). [`VIOL_ID_COLLISION`] (2): a batch ID
 //! collision, a work token (after the first) whose ID is not the one after the previous token
 //! (SO-1); it is taken and dropped (it neither starts, ends nor advances anything), and
 //! `violation` rises one cycle later (when the table flags in the same cycle, its code is
