@@ -154,8 +154,8 @@ fn prop() -> FormalCheck {
                 why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
                 mutant: Mutant {
                     what: "the staged item ignores its tile's flag (passes unless an older item of its tile is queued)",
-                    find: r"stage_must_hold = stage_hold\$q \| \(~stage_is_nontiled & \(stage_flag\$q \| stage_queued\$q\)\);",
-                    replace: "stage_must_hold = stage_hold$$q | (~stage_is_nontiled & stage_queued$$q);",
+                    find: r"stage_blocked = ~stage_is_nontiled & \(stage_flag\$q \| stage_pendhit\$q\);",
+                    replace: "stage_blocked = 1'b0;",
                 },
             },
             Property {
