@@ -39,9 +39,10 @@
 //!   selecting among compares of the staged item's and the head's tiles with the tile the
 //!   consumer holds next cycle;
 //! - the release input is registered (`rel_*`) for the flag words and the violation check;
-//! - an arriving item first waits in one of two arrival slots (a queue whose `in_ready` is a
-//!   register) with the 32-bit flag word that holds its tile's flag (reloaded every cycle
-//!   from the stored words, so it is the stored word of one cycle ago) and two bits
+//! - an arriving item first waits in one of two arrival slots (a shift queue whose head is
+//!   always slot 0 and whose `in_ready` is a register) with the flag byte that holds its
+//!   tile's flag (reloaded every cycle from the stored words, so it is the stored byte of one
+//!   cycle ago; a byte, not the 32-bit word, so that its bit is two LUT levels) and two bits
 //!   registered from last cycle's state: an older item of its tile is queued (an item that
 //!   has left the queue since still counts, which only sends the new item through the
 //!   queue) and its tile is the staged item's; as it enters the stage its flag is the word's
@@ -95,25 +96,40 @@ pub struct Prop {
     /// A tiled barrier passed last cycle: its flag is set in `tile_flags` at this clock edge.
     pending_set_valid: DFF<Bit>,
     pending_set_tile: DFF<Bits<TILE_BITS>>,
-    /// The arrival stage: the item taken from `in_*`, its tile, the flag word holding its
-    /// tile's flag (the stored word of one cycle ago, reloaded every cycle) and its tile's bit.
+    /// The arrival stage, a two-slot shift queue (slot 0 the older item, slot 1 behind it):
+    /// the item taken from `in_*`, its tile, the flag byte holding its tile's flag (the
+    /// stored byte of one cycle ago, reloaded every cycle) and its tile's bit in that byte.
     arr_valid: [DFF<Bit>; ARRIVAL_SLOTS],
     arr_item: [DFF<ScreenItem>; ARRIVAL_SLOTS],
     arr_tile: [DFF<Bits<TILE_BITS>>; ARRIVAL_SLOTS],
-    arr_word: [DFF<Bits<32>>; ARRIVAL_SLOTS],
-    arr_mask: [DFF<Bits<32>>; ARRIVAL_SLOTS],
-    /// The arrival slot written next and the one read next (the older item).
-    arr_wr: DFF<Bits<1>>,
-    arr_rd: DFF<Bits<1>>,
-    arr_slot: [Constant<Bits<1>>; ARRIVAL_SLOTS],
-    arr_refresh: [Signal<Local, Bits<32>>; ARRIVAL_SLOTS],
+    arr_byte: [DFF<Bits<8>>; ARRIVAL_SLOTS],
+    arr_mask: [DFF<Bits<8>>; ARRIVAL_SLOTS],
+    /// The input goes into slot 0 (empty, or its item leaves now) or slot 1; slot 1's item
+    /// moves up when slot 0's leaves.
+    arr_load_head: Signal<Local, Bit>,
+    arr_load_second: Signal<Local, Bit>,
+    arr_move: Signal<Local, Bit>,
+    /// Each slot's registers as they are next cycle if it keeps its item.
+    arr_refresh: [Signal<Local, Bits<8>>; ARRIVAL_SLOTS],
+    arr_queued_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
+    arr_stage_tile_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
+    arr_relhit_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
+    arr_pendhit_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
     /// Per arrival slot, registered from last cycle's state: an older item of its tile may
     /// be queued (an item that has left since still counts: it then goes through the queue),
     /// and its tile is the staged item's tile.
     arr_queued: [DFF<Bit>; ARRIVAL_SLOTS],
     arr_stage_tile: [DFF<Bit>; ARRIVAL_SLOTS],
+    /// Per arrival slot (0, 1) and hold slot: their tiles are equal (kept as either is
+    /// written), so that `arr_queued` is an AND-OR of registers, not eight tile compares.
+    arr_hold_match0: [DFF<Bit>; HOLD_SLOTS],
+    arr_hold_match1: [DFF<Bit>; HOLD_SLOTS],
+    match_next0: [Signal<Local, Bit>; HOLD_SLOTS],
+    match_next1: [Signal<Local, Bit>; HOLD_SLOTS],
+    in_match: [Signal<Local, Bit>; HOLD_SLOTS],
+    in_hold_tile: [Signal<Local, Bit>; HOLD_SLOTS],
     /// Per arrival slot, its tile against this cycle's release (`rel_*`) and flag write
-    /// (`pending_set_*`), and against last cycle's (which `arr_word` does not hold yet); each
+    /// (`pending_set_*`), and against last cycle's (which `arr_byte` does not hold yet); each
     /// registered a cycle ahead, from the release input and the passing decision.
     arr_relhit: [DFF<Bit>; ARRIVAL_SLOTS],
     arr_pendhit: [DFF<Bit>; ARRIVAL_SLOTS],
@@ -126,15 +142,19 @@ pub struct Prop {
     arr_head_valid: Signal<Local, Bit>,
     arr_head_item: Signal<Local, ScreenItem>,
     arr_head_tile: Signal<Local, Bits<TILE_BITS>>,
-    arr_head_word: Signal<Local, Bits<32>>,
-    arr_head_mask: Signal<Local, Bits<32>>,
+    arr_head_byte: Signal<Local, Bits<8>>,
+    arr_head_mask: Signal<Local, Bits<8>>,
     arr_head_relhit: Signal<Local, Bit>,
     arr_head_pendhit: Signal<Local, Bit>,
     arr_head_prev_relhit: Signal<Local, Bit>,
     arr_head_prev_pendhit: Signal<Local, Bit>,
     arr_head_nontiled: Signal<Local, Bit>,
     arr_head_queued_if_queues: Signal<Local, Bit>,
-    in_mask: Signal<Local, Bits<32>>,
+    in_mask: Signal<Local, Bits<8>>,
+    in_relhit: Signal<Local, Bit>,
+    in_pendhit: Signal<Local, Bit>,
+    in_prev_relhit: Signal<Local, Bit>,
+    in_prev_pendhit: Signal<Local, Bit>,
     violation_q: DFF<Bit>,
     /// The violation check's pipeline stage: the release and its flag word.
     chk_valid: DFF<Bit>,
@@ -270,7 +290,7 @@ pub struct Prop {
     take_input: Signal<Local, Bit>,
     take_arrival: Signal<Local, Bit>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
-    in_flag_word: Signal<Local, Bits<32>>,
+    in_flag_byte: Signal<Local, Bits<8>>,
     in_flag: Signal<Local, Bit>,
     in_queued: Signal<Local, Bit>,
     set_mask: Signal<Local, Bits<32>>,
@@ -278,6 +298,7 @@ pub struct Prop {
     release_flag_word: Signal<Local, Bits<32>>,
     flag_word_next: [Signal<Local, Bits<32>>; FLAG_WORDS],
     word_index: [Constant<Bits<3>>; FLAG_WORDS],
+    byte_index: [Constant<Bits<2>>; 4],
     kind_tiled: Constant<Bits<2>>,
     kind_nontiled: Constant<Bits<2>>,
     kind_end: Constant<Bits<2>>,
@@ -309,14 +330,24 @@ impl Default for Prop {
             arr_valid: std::array::from_fn(|_| Default::default()),
             arr_item: std::array::from_fn(|_| Default::default()),
             arr_tile: std::array::from_fn(|_| Default::default()),
-            arr_word: std::array::from_fn(|_| Default::default()),
+            arr_byte: std::array::from_fn(|_| Default::default()),
             arr_mask: std::array::from_fn(|_| Default::default()),
-            arr_wr: Default::default(),
-            arr_rd: Default::default(),
-            arr_slot: std::array::from_fn(|k| Constant::new(bits::<1>(k as u64))),
+            arr_load_head: Default::default(),
+            arr_load_second: Default::default(),
+            arr_move: Default::default(),
             arr_refresh: std::array::from_fn(|_| Default::default()),
+            arr_queued_next: std::array::from_fn(|_| Default::default()),
+            arr_stage_tile_next: std::array::from_fn(|_| Default::default()),
+            arr_relhit_next: std::array::from_fn(|_| Default::default()),
+            arr_pendhit_next: std::array::from_fn(|_| Default::default()),
             arr_queued: std::array::from_fn(|_| Default::default()),
             arr_stage_tile: std::array::from_fn(|_| Default::default()),
+            arr_hold_match0: std::array::from_fn(|_| Default::default()),
+            arr_hold_match1: std::array::from_fn(|_| Default::default()),
+            match_next0: std::array::from_fn(|_| Default::default()),
+            match_next1: std::array::from_fn(|_| Default::default()),
+            in_match: std::array::from_fn(|_| Default::default()),
+            in_hold_tile: std::array::from_fn(|_| Default::default()),
             arr_relhit: std::array::from_fn(|_| Default::default()),
             arr_pendhit: std::array::from_fn(|_| Default::default()),
             arr_prev_relhit: std::array::from_fn(|_| Default::default()),
@@ -328,7 +359,7 @@ impl Default for Prop {
             arr_head_valid: Default::default(),
             arr_head_item: Default::default(),
             arr_head_tile: Default::default(),
-            arr_head_word: Default::default(),
+            arr_head_byte: Default::default(),
             arr_head_mask: Default::default(),
             arr_head_relhit: Default::default(),
             arr_head_pendhit: Default::default(),
@@ -337,6 +368,10 @@ impl Default for Prop {
             arr_head_nontiled: Default::default(),
             arr_head_queued_if_queues: Default::default(),
             in_mask: Default::default(),
+            in_relhit: Default::default(),
+            in_pendhit: Default::default(),
+            in_prev_relhit: Default::default(),
+            in_prev_pendhit: Default::default(),
             violation_q: Default::default(),
             chk_valid: Default::default(),
             chk_tiled: Default::default(),
@@ -445,7 +480,7 @@ impl Default for Prop {
             take_input: Default::default(),
             take_arrival: Default::default(),
             in_tile: Default::default(),
-            in_flag_word: Default::default(),
+            in_flag_byte: Default::default(),
             in_flag: Default::default(),
             in_queued: Default::default(),
             set_mask: Default::default(),
@@ -453,6 +488,7 @@ impl Default for Prop {
             release_flag_word: Default::default(),
             flag_word_next: std::array::from_fn(|_| Default::default()),
             word_index: std::array::from_fn(|i| Constant::new(bits::<3>(i as u64))),
+            byte_index: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
             kind_tiled: Constant::new(bits::<2>(KIND_TILED_BARRIER)),
             kind_nontiled: Constant::new(bits::<2>(KIND_NONTILED_BARRIER)),
             kind_end: Constant::new(bits::<2>(KIND_END)),
@@ -473,8 +509,6 @@ impl Logic for Prop {
             nontiled_flag,
             pending_set_valid,
             pending_set_tile,
-            arr_wr,
-            arr_rd,
             violation_q,
             chk_valid,
             chk_tiled,
@@ -521,7 +555,7 @@ impl Logic for Prop {
             self.arr_item[k].d.next = self.arr_item[k].q.val();
             self.arr_tile[k].clock.next = self.clock.val();
             self.arr_tile[k].d.next = self.arr_tile[k].q.val();
-            self.arr_word[k].clock.next = self.clock.val();
+            self.arr_byte[k].clock.next = self.clock.val();
             self.arr_queued[k].clock.next = self.clock.val();
             self.arr_stage_tile[k].clock.next = self.clock.val();
             self.arr_mask[k].clock.next = self.clock.val();
@@ -531,11 +565,11 @@ impl Logic for Prop {
             self.arr_prev_relhit[k].clock.next = self.clock.val();
             self.arr_prev_pendhit[k].clock.next = self.clock.val();
         }
-        // The older arrival item.
+        // The older arrival item (slot 0).
         self.arr_head_valid.next = self.arr_valid[0].q.val();
         self.arr_head_item.next = self.arr_item[0].q.val();
         self.arr_head_tile.next = self.arr_tile[0].q.val();
-        self.arr_head_word.next = self.arr_word[0].q.val();
+        self.arr_head_byte.next = self.arr_byte[0].q.val();
         self.arr_head_queued.next = self.arr_queued[0].q.val();
         self.arr_head_stage_tile.next = self.arr_stage_tile[0].q.val();
         self.arr_head_mask.next = self.arr_mask[0].q.val();
@@ -543,21 +577,6 @@ impl Logic for Prop {
         self.arr_head_pendhit.next = self.arr_pendhit[0].q.val();
         self.arr_head_prev_relhit.next = self.arr_prev_relhit[0].q.val();
         self.arr_head_prev_pendhit.next = self.arr_prev_pendhit[0].q.val();
-        for k in 0..ARRIVAL_SLOTS {
-            if self.arr_rd.q.val() == self.arr_slot[k].val() {
-                self.arr_head_valid.next = self.arr_valid[k].q.val();
-                self.arr_head_item.next = self.arr_item[k].q.val();
-                self.arr_head_tile.next = self.arr_tile[k].q.val();
-                self.arr_head_word.next = self.arr_word[k].q.val();
-                self.arr_head_queued.next = self.arr_queued[k].q.val();
-                self.arr_head_stage_tile.next = self.arr_stage_tile[k].q.val();
-                self.arr_head_mask.next = self.arr_mask[k].q.val();
-                self.arr_head_relhit.next = self.arr_relhit[k].q.val();
-                self.arr_head_pendhit.next = self.arr_pendhit[k].q.val();
-                self.arr_head_prev_relhit.next = self.arr_prev_relhit[k].q.val();
-                self.arr_head_prev_pendhit.next = self.arr_prev_pendhit[k].q.val();
-            }
-        }
         for i in 0..HOLD_SLOTS {
             self.hold_kind[i].clock.next = self.clock.val();
             self.hold_kind[i].d.next = self.hold_kind[i].q.val();
@@ -570,6 +589,8 @@ impl Logic for Prop {
             self.hold_is_nontiled[i].clock.next = self.clock.val();
             self.slot_relhit[i].clock.next = self.clock.val();
             self.slot_pendhit[i].clock.next = self.clock.val();
+            self.arr_hold_match0[i].clock.next = self.clock.val();
+            self.arr_hold_match1[i].clock.next = self.clock.val();
         }
         // The output register is free, or its item leaves this cycle.
         self.out_free.next = !self.out_valid_reg.q.val() | self.out_ready.val();
@@ -609,12 +630,7 @@ impl Logic for Prop {
         self.take_arrival.next = self.arr_head_valid.val()
             & (!self.stage_valid.q.val() | self.stage_passes.val() | self.stage_queues.val());
         // A free arrival slot takes the input (a registered ready).
-        self.in_ready.next = !self.arr_valid[0].q.val();
-        for k in 0..ARRIVAL_SLOTS {
-            if self.arr_wr.q.val() == self.arr_slot[k].val() {
-                self.in_ready.next = !self.arr_valid[k].q.val();
-            }
-        }
+        self.in_ready.next = !self.arr_valid[1].q.val();
         self.take_input.next = self.in_valid.val() & self.in_ready.val();
         // What passes this cycle.
         self.pass_valid.next = self.head_leaves.val() | self.stage_passes.val();
@@ -639,7 +655,7 @@ impl Logic for Prop {
             (self.stage_flag.q.val() & !self.stage_relhit.q.val()) | self.stage_pendhit.q.val();
         // The arriving item: its tile's flag (its word, last cycle's release and flag write,
         // this cycle's) and whether an older item of its tile is queued.
-        self.in_flag.next = (((self.arr_head_word.val() & self.arr_head_mask.val()).any()
+        self.in_flag.next = (((self.arr_head_byte.val() & self.arr_head_mask.val()).any()
             & !self.arr_head_prev_relhit.val())
             | self.arr_head_prev_pendhit.val()
             | self.arr_head_pendhit.val())
@@ -821,95 +837,176 @@ impl Logic for Prop {
             }
             self.tile_flags[w].d.next = self.flag_word_next[w].val();
         }
-        // The arrival stage: its flag word is the stored word one cycle ago; the release and
+        // The arrival stage: its flag byte is the stored byte one cycle ago; the release and
         // the barrier flag written in that cycle are its `arr_prev_*` hits.
         self.in_tile.next = self.in_item.val().tile;
-        self.in_mask.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
-        self.in_flag_word.next = self.tile_flags[0].q.val();
+        self.in_mask.next = bits::<8>(1) << self.in_tile.val().get_bits::<3>(0);
+        self.in_flag_byte.next = bits::<8>(0);
         for w in 0..FLAG_WORDS {
             if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
-                self.in_flag_word.next = self.tile_flags[w].q.val();
+                if self.in_tile.val().get_bits::<2>(3) == self.byte_index[0].val() {
+                    self.in_flag_byte.next = self.tile_flags[w].q.val().get_bits::<8>(0);
+                }
+                if self.in_tile.val().get_bits::<2>(3) == self.byte_index[1].val() {
+                    self.in_flag_byte.next = self.tile_flags[w].q.val().get_bits::<8>(8);
+                }
+                if self.in_tile.val().get_bits::<2>(3) == self.byte_index[2].val() {
+                    self.in_flag_byte.next = self.tile_flags[w].q.val().get_bits::<8>(16);
+                }
+                if self.in_tile.val().get_bits::<2>(3) == self.byte_index[3].val() {
+                    self.in_flag_byte.next = self.tile_flags[w].q.val().get_bits::<8>(24);
+                }
             }
         }
         self.in_queued_new.next =
             self.stage_queues.val() & (self.stage_tile.q.val() == self.in_tile.val());
         for i in 0..HOLD_SLOTS {
-            if self.hold_valid[i].q.val() & (self.hold_tile[i].q.val() == self.in_tile.val()) {
+            self.in_hold_tile[i].next = self.hold_tile[i].q.val() == self.in_tile.val();
+            if self.hold_valid[i].q.val() & self.in_hold_tile[i].val() {
                 self.in_queued_new.next = true;
             }
+            // The match bits as they are next cycle: a written hold slot takes the staged
+            // item's tile.
+            self.in_match[i].next = self.in_hold_tile[i].val();
+            self.match_next0[i].next = self.arr_hold_match0[i].q.val();
+            self.match_next1[i].next = self.arr_hold_match1[i].q.val();
+            if self.slot_written[i].val() {
+                self.in_match[i].next = self.stage_tile.q.val() == self.in_tile.val();
+                self.match_next0[i].next = self.arr_stage_tile[0].q.val();
+                self.match_next1[i].next = self.arr_stage_tile[1].q.val();
+            }
+            self.arr_hold_match0[i].d.next = self.match_next0[i].val();
+            self.arr_hold_match1[i].d.next = self.match_next1[i].val();
         }
         self.in_stage_tile_new.next = self.stage_tile.q.val() == self.in_tile.val();
         if self.take_arrival.val() {
             self.in_stage_tile_new.next = self.arr_head_tile.val() == self.in_tile.val();
         }
+        self.in_relhit.next =
+            self.release_in_tiled.val() & (self.release_tile.val() == self.in_tile.val());
+        self.in_pendhit.next = (self.head_leaves.val()
+            & self.head_is_tiled.val()
+            & (self.head_item.q.val().tile == self.in_tile.val()))
+            | (self.stage_passes.val()
+                & self.stage_is_tiled.val()
+                & (self.stage_tile.q.val() == self.in_tile.val()));
+        self.in_prev_relhit.next =
+            self.release_tiled_now.val() & (self.rel_tile.q.val() == self.in_tile.val());
+        self.in_prev_pendhit.next =
+            self.pending_set_valid.q.val() & (self.pending_set_tile.q.val() == self.in_tile.val());
         for k in 0..ARRIVAL_SLOTS {
-            self.arr_refresh[k].next = self.tile_flags[0].q.val();
+            self.arr_refresh[k].next = bits::<8>(0);
             for w in 0..FLAG_WORDS {
                 if self.arr_tile[k].q.val().get_bits::<3>(5) == self.word_index[w].val() {
-                    self.arr_refresh[k].next = self.tile_flags[w].q.val();
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[0].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(0);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[1].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(8);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[2].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(16);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[3].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(24);
+                    }
                 }
             }
-            self.arr_word[k].d.next = self.arr_refresh[k].val();
             // An older item of the slot's tile in the queue or joining it now (from this
             // cycle's registers: an item leaving the queue now still counts), and whether the
             // staged item next cycle has the slot's tile.
             // (Computed for the slot's own tile and for the input's, selected last.)
-            self.arr_queued[k].d.next =
-                self.stage_queues.val() & (self.stage_tile.q.val() == self.arr_tile[k].q.val());
-            for i in 0..HOLD_SLOTS {
-                if self.hold_valid[i].q.val()
-                    & (self.hold_tile[i].q.val() == self.arr_tile[k].q.val())
-                {
-                    self.arr_queued[k].d.next = true;
-                }
-            }
-            self.arr_stage_tile[k].d.next = self.stage_tile.q.val() == self.arr_tile[k].q.val();
+            self.arr_queued_next[k].next = self.stage_queues.val() & self.arr_stage_tile[k].q.val();
+            self.arr_stage_tile_next[k].next = self.stage_tile.q.val() == self.arr_tile[k].q.val();
             if self.take_arrival.val() {
-                self.arr_stage_tile[k].d.next =
+                self.arr_stage_tile_next[k].next =
                     self.arr_head_tile.val() == self.arr_tile[k].q.val();
             }
-            // The slot's hits next cycle, and this cycle's as last cycle's.
-            self.arr_relhit[k].d.next =
+            // The slot's hits next cycle (this cycle's become last cycle's).
+            self.arr_relhit_next[k].next =
                 self.release_in_tiled.val() & (self.release_tile.val() == self.arr_tile[k].q.val());
-            self.arr_pendhit[k].d.next = (self.head_leaves.val()
+            self.arr_pendhit_next[k].next = (self.head_leaves.val()
                 & self.head_is_tiled.val()
                 & (self.head_item.q.val().tile == self.arr_tile[k].q.val()))
                 | (self.stage_passes.val()
                     & self.stage_is_tiled.val()
                     & self.arr_stage_tile[k].q.val());
+        }
+        for i in 0..HOLD_SLOTS {
+            if self.hold_valid[i].q.val() & self.arr_hold_match0[i].q.val() {
+                self.arr_queued_next[0].next = true;
+            }
+            if self.hold_valid[i].q.val() & self.arr_hold_match1[i].q.val() {
+                self.arr_queued_next[1].next = true;
+            }
+        }
+        // The shift queue: the input is loaded into slot 0 when it is empty or its item
+        // leaves now (slot 1 is then empty: the input is taken only then), else into slot 1;
+        // slot 1's item moves into slot 0 when slot 0's leaves. Only the valid bits depend on
+        // the input's handshake: an empty slot's other registers take the input anyway.
+        self.arr_load_head.next =
+            self.take_input.val() & (!self.arr_valid[0].q.val() | self.take_arrival.val());
+        self.arr_load_second.next =
+            self.take_input.val() & self.arr_valid[0].q.val() & !self.take_arrival.val();
+        self.arr_move.next = self.take_arrival.val() & self.arr_valid[1].q.val();
+        self.arr_valid[0].d.next = (self.arr_valid[0].q.val() & !self.take_arrival.val())
+            | self.arr_move.val()
+            | self.arr_load_head.val();
+        self.arr_valid[1].d.next =
+            (self.arr_valid[1].q.val() & !self.take_arrival.val()) | self.arr_load_second.val();
+        for k in 0..ARRIVAL_SLOTS {
+            self.arr_byte[k].d.next = self.arr_refresh[k].val();
+            self.arr_queued[k].d.next = self.arr_queued_next[k].val();
+            self.arr_stage_tile[k].d.next = self.arr_stage_tile_next[k].val();
+            self.arr_relhit[k].d.next = self.arr_relhit_next[k].val();
+            self.arr_pendhit[k].d.next = self.arr_pendhit_next[k].val();
             self.arr_prev_relhit[k].d.next = self.arr_relhit[k].q.val();
             self.arr_prev_pendhit[k].d.next = self.arr_pendhit[k].q.val();
-            // Only a free slot is written, so never the one read now.
-            if self.take_input.val() & (self.arr_wr.q.val() == self.arr_slot[k].val()) {
-                self.arr_queued[k].d.next = self.in_queued_new.val();
-                self.arr_stage_tile[k].d.next = self.in_stage_tile_new.val();
-                self.arr_valid[k].d.next = true;
-                self.arr_item[k].d.next = self.in_item.val();
-                self.arr_tile[k].d.next = self.in_tile.val();
-                self.arr_word[k].d.next = self.in_flag_word.val();
-                self.arr_mask[k].d.next = self.in_mask.val();
-                self.arr_relhit[k].d.next =
-                    self.release_in_tiled.val() & (self.release_tile.val() == self.in_tile.val());
-                self.arr_pendhit[k].d.next = (self.head_leaves.val()
-                    & self.head_is_tiled.val()
-                    & (self.head_item.q.val().tile == self.in_tile.val()))
-                    | (self.stage_passes.val()
-                        & self.stage_is_tiled.val()
-                        & (self.stage_tile.q.val() == self.in_tile.val()));
-                self.arr_prev_relhit[k].d.next =
-                    self.release_tiled_now.val() & (self.rel_tile.q.val() == self.in_tile.val());
-                self.arr_prev_pendhit[k].d.next = self.pending_set_valid.q.val()
-                    & (self.pending_set_tile.q.val() == self.in_tile.val());
-            }
-            if self.take_arrival.val() & (self.arr_rd.q.val() == self.arr_slot[k].val()) {
-                self.arr_valid[k].d.next = false;
-            }
         }
-        if self.take_input.val() {
-            self.arr_wr.d.next = !self.arr_wr.q.val();
+        if !self.arr_valid[1].q.val() {
+            self.arr_item[1].d.next = self.in_item.val();
+            self.arr_tile[1].d.next = self.in_tile.val();
+            self.arr_mask[1].d.next = self.in_mask.val();
+            self.arr_byte[1].d.next = self.in_flag_byte.val();
+            self.arr_queued[1].d.next = self.in_queued_new.val();
+            self.arr_stage_tile[1].d.next = self.in_stage_tile_new.val();
+            self.arr_relhit[1].d.next = self.in_relhit.val();
+            self.arr_pendhit[1].d.next = self.in_pendhit.val();
+            self.arr_prev_relhit[1].d.next = self.in_prev_relhit.val();
+            self.arr_prev_pendhit[1].d.next = self.in_prev_pendhit.val();
+            for i in 0..HOLD_SLOTS {
+                self.arr_hold_match1[i].d.next = self.in_match[i].val();
+            }
         }
         if self.take_arrival.val() {
-            self.arr_rd.d.next = !self.arr_rd.q.val();
+            self.arr_item[0].d.next = self.arr_item[1].q.val();
+            self.arr_tile[0].d.next = self.arr_tile[1].q.val();
+            self.arr_mask[0].d.next = self.arr_mask[1].q.val();
+            self.arr_byte[0].d.next = self.arr_refresh[1].val();
+            self.arr_queued[0].d.next = self.arr_queued_next[1].val();
+            self.arr_stage_tile[0].d.next = self.arr_stage_tile_next[1].val();
+            self.arr_relhit[0].d.next = self.arr_relhit_next[1].val();
+            self.arr_pendhit[0].d.next = self.arr_pendhit_next[1].val();
+            self.arr_prev_relhit[0].d.next = self.arr_relhit[1].q.val();
+            self.arr_prev_pendhit[0].d.next = self.arr_pendhit[1].q.val();
+            for i in 0..HOLD_SLOTS {
+                self.arr_hold_match0[i].d.next = self.match_next1[i].val();
+            }
+        }
+        if (self.take_arrival.val() & !self.arr_valid[1].q.val()) | !self.arr_valid[0].q.val() {
+            self.arr_item[0].d.next = self.in_item.val();
+            self.arr_tile[0].d.next = self.in_tile.val();
+            self.arr_mask[0].d.next = self.in_mask.val();
+            self.arr_byte[0].d.next = self.in_flag_byte.val();
+            self.arr_queued[0].d.next = self.in_queued_new.val();
+            self.arr_stage_tile[0].d.next = self.in_stage_tile_new.val();
+            self.arr_relhit[0].d.next = self.in_relhit.val();
+            self.arr_pendhit[0].d.next = self.in_pendhit.val();
+            self.arr_prev_relhit[0].d.next = self.in_prev_relhit.val();
+            self.arr_prev_pendhit[0].d.next = self.in_prev_pendhit.val();
+            for i in 0..HOLD_SLOTS {
+                self.arr_hold_match0[i].d.next = self.in_match[i].val();
+            }
         }
         // The non-tiled flag: cleared by its release, set by a non-tiled barrier passing.
         if self.rel_valid.q.val() & !self.rel_tiled.q.val() {
@@ -1072,8 +1169,6 @@ impl Logic for Prop {
                 self.arr_prev_relhit[k].d.next = false;
                 self.arr_prev_pendhit[k].d.next = false;
             }
-            self.arr_wr.d.next = bits::<1>(0);
-            self.arr_rd.d.next = bits::<1>(0);
             self.stage_valid.d.next = false;
             self.stage_relhit.d.next = false;
             self.stage_pendhit.d.next = false;
