@@ -978,34 +978,37 @@ impl Logic for Prop {
                 self.arr_hold_match1[i].d.next = self.in_match[i].val();
             }
         }
-        if self.take_arrival.val() {
-            self.arr_item[0].d.next = self.arr_item[1].q.val();
-            self.arr_tile[0].d.next = self.arr_tile[1].q.val();
-            self.arr_mask[0].d.next = self.arr_mask[1].q.val();
-            self.arr_byte[0].d.next = self.arr_refresh[1].val();
-            self.arr_queued[0].d.next = self.arr_queued_next[1].val();
-            self.arr_stage_tile[0].d.next = self.arr_stage_tile_next[1].val();
-            self.arr_relhit[0].d.next = self.arr_relhit_next[1].val();
-            self.arr_pendhit[0].d.next = self.arr_pendhit_next[1].val();
-            self.arr_prev_relhit[0].d.next = self.arr_relhit[1].q.val();
-            self.arr_prev_pendhit[0].d.next = self.arr_pendhit[1].q.val();
-            for i in 0..HOLD_SLOTS {
-                self.arr_hold_match0[i].d.next = self.match_next1[i].val();
-            }
-        }
-        if (self.take_arrival.val() & !self.arr_valid[1].q.val()) | !self.arr_valid[0].q.val() {
-            self.arr_item[0].d.next = self.in_item.val();
-            self.arr_tile[0].d.next = self.in_tile.val();
-            self.arr_mask[0].d.next = self.in_mask.val();
-            self.arr_byte[0].d.next = self.in_flag_byte.val();
-            self.arr_queued[0].d.next = self.in_queued_new.val();
-            self.arr_stage_tile[0].d.next = self.in_stage_tile_new.val();
-            self.arr_relhit[0].d.next = self.in_relhit.val();
-            self.arr_pendhit[0].d.next = self.in_pendhit.val();
-            self.arr_prev_relhit[0].d.next = self.in_prev_relhit.val();
-            self.arr_prev_pendhit[0].d.next = self.in_prev_pendhit.val();
-            for i in 0..HOLD_SLOTS {
-                self.arr_hold_match0[i].d.next = self.in_match[i].val();
+        // Slot 0 takes slot 1's item or the input when its item leaves or it is empty (the
+        // leaving selects last; which of the two, slot 1's valid bit).
+        if self.take_arrival.val() | !self.arr_valid[0].q.val() {
+            if self.arr_valid[1].q.val() {
+                self.arr_item[0].d.next = self.arr_item[1].q.val();
+                self.arr_tile[0].d.next = self.arr_tile[1].q.val();
+                self.arr_mask[0].d.next = self.arr_mask[1].q.val();
+                self.arr_byte[0].d.next = self.arr_refresh[1].val();
+                self.arr_queued[0].d.next = self.arr_queued_next[1].val();
+                self.arr_stage_tile[0].d.next = self.arr_stage_tile_next[1].val();
+                self.arr_relhit[0].d.next = self.arr_relhit_next[1].val();
+                self.arr_pendhit[0].d.next = self.arr_pendhit_next[1].val();
+                self.arr_prev_relhit[0].d.next = self.arr_relhit[1].q.val();
+                self.arr_prev_pendhit[0].d.next = self.arr_pendhit[1].q.val();
+                for i in 0..HOLD_SLOTS {
+                    self.arr_hold_match0[i].d.next = self.match_next1[i].val();
+                }
+            } else {
+                self.arr_item[0].d.next = self.in_item.val();
+                self.arr_tile[0].d.next = self.in_tile.val();
+                self.arr_mask[0].d.next = self.in_mask.val();
+                self.arr_byte[0].d.next = self.in_flag_byte.val();
+                self.arr_queued[0].d.next = self.in_queued_new.val();
+                self.arr_stage_tile[0].d.next = self.in_stage_tile_new.val();
+                self.arr_relhit[0].d.next = self.in_relhit.val();
+                self.arr_pendhit[0].d.next = self.in_pendhit.val();
+                self.arr_prev_relhit[0].d.next = self.in_prev_relhit.val();
+                self.arr_prev_pendhit[0].d.next = self.in_prev_pendhit.val();
+                for i in 0..HOLD_SLOTS {
+                    self.arr_hold_match0[i].d.next = self.in_match[i].val();
+                }
             }
         }
         // The non-tiled flag: cleared by its release, set by a non-tiled barrier passing.
