@@ -43,16 +43,13 @@
 //! - the release input is registered (`rel_*`) for the flag words and the violation check;
 //! - an arriving item first waits in one of two arrival slots (a shift queue whose head is
 //!   always slot 0 and whose `in_ready` is a register) with the flag byte that holds its
-//!   tile's flag (loaded once from the stored words; a byte, not the 32-bit word, so that its
-//!   bit is two LUT levels; slot 0's loads are then clock enables, no per-cycle reload
-//!   behind its own select) and two bits
+//!   tile's flag (reloaded every cycle from the stored words, so it is the stored byte of one
+//!   cycle ago; a byte, not the 32-bit word, so that its bit is two LUT levels) and two bits
 //!   registered from last cycle's state: an older item of its tile is queued (an item that
 //!   has left the queue since still counts, which only sends the new item through the
 //!   queue; an AND-OR of per arrival/hold slot tile-match bits, `arr_hold_match*`) and its
-//!   tile is the staged item's; as it enters the stage its flag is the byte's bit, or, once a
-//!   release or flag write of its tile has come since the byte was loaded, the flag the last
-//!   of them left (`arr_flag_known`, `arr_flag_value`), corrected for this cycle's
-//!   (`arr_*hit`);
+//!   tile is the staged item's; as it enters the stage its flag is the byte's bit corrected
+//!   for last cycle's release and flag write (`arr_prev_*hit`) and this cycle's (`arr_*hit`);
 //! - a barrier that passes in cycle t is written into the flag words at the end of t+1
 //!   (`pending_set_*`); the staged item and each hold slot fold it into their flag registers
 //!   in t+1 (`stage_pendhit`, `slot_pendhit`): the staged item's decision includes its flag
@@ -103,7 +100,7 @@ pub struct Prop {
     pending_set_tile: DFF<Bits<TILE_BITS>>,
     /// The arrival stage, a two-slot shift queue (slot 0 the older item, slot 1 behind it):
     /// the item taken from `in_*`, its tile, the flag byte holding its tile's flag (the
-    /// stored byte when the item was taken) and its tile's bit in that byte.
+    /// stored byte of one cycle ago, reloaded every cycle) and its tile's bit in that byte.
     arr_valid: [DFF<Bit>; ARRIVAL_SLOTS],
     arr_item: [DFF<ScreenItem>; ARRIVAL_SLOTS],
     arr_tile: [DFF<Bits<TILE_BITS>>; ARRIVAL_SLOTS],
@@ -115,8 +112,7 @@ pub struct Prop {
     arr_load_second: Signal<Local, Bit>,
     arr_move: Signal<Local, Bit>,
     /// Each slot's registers as they are next cycle if it keeps its item.
-    arr_flag_known_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
-    arr_flag_value_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
+    arr_refresh: [Signal<Local, Bits<8>>; ARRIVAL_SLOTS],
     arr_queued_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
     arr_stage_tile_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
     arr_relhit_next: [Signal<Local, Bit>; ARRIVAL_SLOTS],
@@ -135,15 +131,12 @@ pub struct Prop {
     in_match: [Signal<Local, Bit>; HOLD_SLOTS],
     in_hold_tile: [Signal<Local, Bit>; HOLD_SLOTS],
     /// Per arrival slot, its tile against this cycle's release (`rel_*`) and flag write
-    /// (`pending_set_*`), registered a cycle ahead from the release input and the passing
-    /// decision; and its tile's flag as the releases and flag writes since the byte was
-    /// loaded left it (`arr_flag_known`: there was one, `arr_flag_value`: the flag after the
-    /// last), so the byte is loaded once and the flag is the byte's bit only while no
-    /// release or flag write of the tile has come since.
+    /// (`pending_set_*`), and against last cycle's (which `arr_byte` does not hold yet); each
+    /// registered a cycle ahead, from the release input and the passing decision.
     arr_relhit: [DFF<Bit>; ARRIVAL_SLOTS],
     arr_pendhit: [DFF<Bit>; ARRIVAL_SLOTS],
-    arr_flag_known: [DFF<Bit>; ARRIVAL_SLOTS],
-    arr_flag_value: [DFF<Bit>; ARRIVAL_SLOTS],
+    arr_prev_relhit: [DFF<Bit>; ARRIVAL_SLOTS],
+    arr_prev_pendhit: [DFF<Bit>; ARRIVAL_SLOTS],
     in_queued_new: Signal<Local, Bit>,
     in_stage_tile_new: Signal<Local, Bit>,
     arr_head_queued: Signal<Local, Bit>,
@@ -155,8 +148,8 @@ pub struct Prop {
     arr_head_mask: Signal<Local, Bits<8>>,
     arr_head_relhit: Signal<Local, Bit>,
     arr_head_pendhit: Signal<Local, Bit>,
-    arr_head_flag_known: Signal<Local, Bit>,
-    arr_head_flag_value: Signal<Local, Bit>,
+    arr_head_prev_relhit: Signal<Local, Bit>,
+    arr_head_prev_pendhit: Signal<Local, Bit>,
     arr_head_nontiled: Signal<Local, Bit>,
     arr_head_queued_if_queues: Signal<Local, Bit>,
     in_mask: Signal<Local, Bits<8>>,
@@ -164,7 +157,6 @@ pub struct Prop {
     in_pendhit: Signal<Local, Bit>,
     in_prev_relhit: Signal<Local, Bit>,
     in_prev_pendhit: Signal<Local, Bit>,
-    in_flag_known: Signal<Local, Bit>,
     violation_q: DFF<Bit>,
     /// The violation check's pipeline stage: the release and its flag word.
     chk_valid: DFF<Bit>,
@@ -196,26 +188,12 @@ pub struct Prop {
     /// non-empty queue; an older item of its tile queued).
     stage_may_pass: DFF<Bit>,
     stage_held: DFF<Bit>,
-    /// The next staged item held by its tile's flag, per outcome (`blocked_*`), and its
-    /// whole decision per outcome (`may_*`, `held_*`).
-    head_arr_tile: Signal<Local, Bit>,
-    blocked_take_none: Signal<Local, Bit>,
-    blocked_take_passes: Signal<Local, Bit>,
-    blocked_take_head: Signal<Local, Bit>,
-    blocked_stay_none: Signal<Local, Bit>,
-    blocked_stay_head: Signal<Local, Bit>,
-    blocked_none: Signal<Local, Bit>,
-    blocked_head: Signal<Local, Bit>,
-    may_none: Signal<Local, Bit>,
-    held_none: Signal<Local, Bit>,
-    may_passes: Signal<Local, Bit>,
-    held_passes: Signal<Local, Bit>,
-    may_queues: Signal<Local, Bit>,
-    held_queues: Signal<Local, Bit>,
-    may_head: Signal<Local, Bit>,
-    held_head: Signal<Local, Bit>,
-    may_both: Signal<Local, Bit>,
-    held_both: Signal<Local, Bit>,
+    /// The next staged item's decision apart from its tile's flag (`stage_free_next`: it
+    /// may pass unless its flag is set; `stage_stop_next`: it is held), and its flag.
+    stage_free_next: Signal<Local, Bit>,
+    stage_stop_next: Signal<Local, Bit>,
+    stage_next_nontiled: Signal<Local, Bit>,
+    stage_blocked_next: Signal<Local, Bit>,
     /// Each slot's item, by field.
     hold_kind: [DFF<Bits<2>>; HOLD_SLOTS],
     hold_prim: [DFF<Bits<PRIM_BITS>>; HOLD_SLOTS],
@@ -364,8 +342,7 @@ impl Default for Prop {
             arr_load_head: Default::default(),
             arr_load_second: Default::default(),
             arr_move: Default::default(),
-            arr_flag_known_next: std::array::from_fn(|_| Default::default()),
-            arr_flag_value_next: std::array::from_fn(|_| Default::default()),
+            arr_refresh: std::array::from_fn(|_| Default::default()),
             arr_queued_next: std::array::from_fn(|_| Default::default()),
             arr_stage_tile_next: std::array::from_fn(|_| Default::default()),
             arr_relhit_next: std::array::from_fn(|_| Default::default()),
@@ -380,8 +357,8 @@ impl Default for Prop {
             in_hold_tile: std::array::from_fn(|_| Default::default()),
             arr_relhit: std::array::from_fn(|_| Default::default()),
             arr_pendhit: std::array::from_fn(|_| Default::default()),
-            arr_flag_known: std::array::from_fn(|_| Default::default()),
-            arr_flag_value: std::array::from_fn(|_| Default::default()),
+            arr_prev_relhit: std::array::from_fn(|_| Default::default()),
+            arr_prev_pendhit: std::array::from_fn(|_| Default::default()),
             in_queued_new: Default::default(),
             in_stage_tile_new: Default::default(),
             arr_head_queued: Default::default(),
@@ -393,8 +370,8 @@ impl Default for Prop {
             arr_head_mask: Default::default(),
             arr_head_relhit: Default::default(),
             arr_head_pendhit: Default::default(),
-            arr_head_flag_known: Default::default(),
-            arr_head_flag_value: Default::default(),
+            arr_head_prev_relhit: Default::default(),
+            arr_head_prev_pendhit: Default::default(),
             arr_head_nontiled: Default::default(),
             arr_head_queued_if_queues: Default::default(),
             in_mask: Default::default(),
@@ -402,7 +379,6 @@ impl Default for Prop {
             in_pendhit: Default::default(),
             in_prev_relhit: Default::default(),
             in_prev_pendhit: Default::default(),
-            in_flag_known: Default::default(),
             violation_q: Default::default(),
             chk_valid: Default::default(),
             chk_tiled: Default::default(),
@@ -423,24 +399,10 @@ impl Default for Prop {
             stage_pendhit: Default::default(),
             stage_may_pass: Default::default(),
             stage_held: Default::default(),
-            head_arr_tile: Default::default(),
-            blocked_take_none: Default::default(),
-            blocked_take_passes: Default::default(),
-            blocked_take_head: Default::default(),
-            blocked_stay_none: Default::default(),
-            blocked_stay_head: Default::default(),
-            blocked_none: Default::default(),
-            blocked_head: Default::default(),
-            may_none: Default::default(),
-            held_none: Default::default(),
-            may_passes: Default::default(),
-            held_passes: Default::default(),
-            may_queues: Default::default(),
-            held_queues: Default::default(),
-            may_head: Default::default(),
-            held_head: Default::default(),
-            may_both: Default::default(),
-            held_both: Default::default(),
+            stage_free_next: Default::default(),
+            stage_stop_next: Default::default(),
+            stage_next_nontiled: Default::default(),
+            stage_blocked_next: Default::default(),
             hold_kind: std::array::from_fn(|_| Default::default()),
             hold_prim: std::array::from_fn(|_| Default::default()),
             hold_valid: std::array::from_fn(|_| Default::default()),
@@ -604,15 +566,14 @@ impl Logic for Prop {
             self.arr_tile[k].clock.next = self.clock.val();
             self.arr_tile[k].d.next = self.arr_tile[k].q.val();
             self.arr_byte[k].clock.next = self.clock.val();
-            self.arr_byte[k].d.next = self.arr_byte[k].q.val();
             self.arr_queued[k].clock.next = self.clock.val();
             self.arr_stage_tile[k].clock.next = self.clock.val();
             self.arr_mask[k].clock.next = self.clock.val();
             self.arr_mask[k].d.next = self.arr_mask[k].q.val();
             self.arr_relhit[k].clock.next = self.clock.val();
             self.arr_pendhit[k].clock.next = self.clock.val();
-            self.arr_flag_known[k].clock.next = self.clock.val();
-            self.arr_flag_value[k].clock.next = self.clock.val();
+            self.arr_prev_relhit[k].clock.next = self.clock.val();
+            self.arr_prev_pendhit[k].clock.next = self.clock.val();
         }
         // The older arrival item (slot 0).
         self.arr_head_valid.next = self.arr_valid[0].q.val();
@@ -624,8 +585,8 @@ impl Logic for Prop {
         self.arr_head_mask.next = self.arr_mask[0].q.val();
         self.arr_head_relhit.next = self.arr_relhit[0].q.val();
         self.arr_head_pendhit.next = self.arr_pendhit[0].q.val();
-        self.arr_head_flag_known.next = self.arr_flag_known[0].q.val();
-        self.arr_head_flag_value.next = self.arr_flag_value[0].q.val();
+        self.arr_head_prev_relhit.next = self.arr_prev_relhit[0].q.val();
+        self.arr_head_prev_pendhit.next = self.arr_prev_pendhit[0].q.val();
         for i in 0..HOLD_SLOTS {
             self.hold_kind[i].clock.next = self.clock.val();
             self.hold_kind[i].d.next = self.hold_kind[i].q.val();
@@ -652,7 +613,6 @@ impl Logic for Prop {
         self.head_is_nontiled.next = self.head_item.q.val().kind == self.kind_nontiled.val();
         self.head_is_tiled.next = self.head_item.q.val().kind == self.kind_tiled.val();
         self.head_stage_tile.next = self.head_item.q.val().tile == self.stage_tile.q.val();
-        self.head_arr_tile.next = self.head_item.q.val().tile == self.arr_head_tile.val();
         self.stage_is_nontiled.next = self.stage_item.q.val().kind == self.kind_nontiled.val();
         self.stage_is_tiled.next = self.stage_item.q.val().kind == self.kind_tiled.val();
         // The decision: every input is a register.
@@ -699,8 +659,8 @@ impl Logic for Prop {
         // The arriving item: its tile's flag (its word, last cycle's release and flag write,
         // this cycle's) and whether an older item of its tile is queued.
         self.in_flag.next = (((self.arr_head_byte.val() & self.arr_head_mask.val()).any()
-            & !self.arr_head_flag_known.val())
-            | (self.arr_head_flag_known.val() & self.arr_head_flag_value.val())
+            & !self.arr_head_prev_relhit.val())
+            | self.arr_head_prev_pendhit.val()
             | self.arr_head_pendhit.val())
             & !self.arr_head_relhit.val();
         self.in_queued.next =
@@ -722,7 +682,9 @@ impl Logic for Prop {
             self.stage_pendhit.d.next = (self.stage_passes.val()
                 & self.stage_is_tiled.val()
                 & self.arr_head_stage_tile.val())
-                | (self.head_leaves.val() & self.head_is_tiled.val() & self.head_arr_tile.val());
+                | (self.head_leaves.val()
+                    & self.head_is_tiled.val()
+                    & (self.head_item.q.val().tile == self.arr_head_tile.val()));
         } else {
             // (Kept current also when the item leaves: an empty stage's flag is not read.)
             self.stage_flag.d.next = self.stage_flag_now.val();
@@ -880,8 +842,8 @@ impl Logic for Prop {
             }
             self.tile_flags[w].d.next = self.flag_word_next[w].val();
         }
-        // The arrival stage: its flag byte is the stored byte when it was loaded; the release
-        // and the barrier flag written in that cycle are its first `arr_flag_*` events.
+        // The arrival stage: its flag byte is the stored byte one cycle ago; the release and
+        // the barrier flag written in that cycle are its `arr_prev_*` hits.
         self.in_tile.next = self.in_item.val().tile;
         self.in_mask.next = bits::<8>(1) << self.in_tile.val().get_bits::<3>(0);
         self.in_flag_byte.next = bits::<8>(0);
@@ -937,15 +899,24 @@ impl Logic for Prop {
             self.release_tiled_now.val() & (self.rel_tile.q.val() == self.in_tile.val());
         self.in_prev_pendhit.next =
             self.pending_set_valid.q.val() & (self.pending_set_tile.q.val() == self.in_tile.val());
-        self.in_flag_known.next = self.in_prev_relhit.val() | self.in_prev_pendhit.val();
         for k in 0..ARRIVAL_SLOTS {
-            // The releases and flag writes of the slot's tile so far (a write wins over a
-            // release in one cycle, as in the flag words).
-            self.arr_flag_known_next[k].next = self.arr_flag_known[k].q.val()
-                | self.arr_relhit[k].q.val()
-                | self.arr_pendhit[k].q.val();
-            self.arr_flag_value_next[k].next = self.arr_pendhit[k].q.val()
-                | (self.arr_flag_value[k].q.val() & !self.arr_relhit[k].q.val());
+            self.arr_refresh[k].next = bits::<8>(0);
+            for w in 0..FLAG_WORDS {
+                if self.arr_tile[k].q.val().get_bits::<3>(5) == self.word_index[w].val() {
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[0].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(0);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[1].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(8);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[2].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(16);
+                    }
+                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[3].val() {
+                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(24);
+                    }
+                }
+            }
             // An older item of the slot's tile in the queue or joining it now (from this
             // cycle's registers: an item leaving the queue now still counts), and whether the
             // staged item next cycle has the slot's tile.
@@ -989,12 +960,13 @@ impl Logic for Prop {
         self.arr_valid[1].d.next =
             (self.arr_valid[1].q.val() & !self.take_arrival.val()) | self.arr_load_second.val();
         for k in 0..ARRIVAL_SLOTS {
+            self.arr_byte[k].d.next = self.arr_refresh[k].val();
             self.arr_queued[k].d.next = self.arr_queued_next[k].val();
             self.arr_stage_tile[k].d.next = self.arr_stage_tile_next[k].val();
             self.arr_relhit[k].d.next = self.arr_relhit_next[k].val();
             self.arr_pendhit[k].d.next = self.arr_pendhit_next[k].val();
-            self.arr_flag_known[k].d.next = self.arr_flag_known_next[k].val();
-            self.arr_flag_value[k].d.next = self.arr_flag_value_next[k].val();
+            self.arr_prev_relhit[k].d.next = self.arr_relhit[k].q.val();
+            self.arr_prev_pendhit[k].d.next = self.arr_pendhit[k].q.val();
         }
         if !self.arr_valid[1].q.val() {
             self.arr_item[1].d.next = self.in_item.val();
@@ -1005,8 +977,8 @@ impl Logic for Prop {
             self.arr_stage_tile[1].d.next = self.in_stage_tile_new.val();
             self.arr_relhit[1].d.next = self.in_relhit.val();
             self.arr_pendhit[1].d.next = self.in_pendhit.val();
-            self.arr_flag_known[1].d.next = self.in_flag_known.val();
-            self.arr_flag_value[1].d.next = self.in_prev_pendhit.val();
+            self.arr_prev_relhit[1].d.next = self.in_prev_relhit.val();
+            self.arr_prev_pendhit[1].d.next = self.in_prev_pendhit.val();
             for i in 0..HOLD_SLOTS {
                 self.arr_hold_match1[i].d.next = self.in_match[i].val();
             }
@@ -1018,13 +990,13 @@ impl Logic for Prop {
                 self.arr_item[0].d.next = self.arr_item[1].q.val();
                 self.arr_tile[0].d.next = self.arr_tile[1].q.val();
                 self.arr_mask[0].d.next = self.arr_mask[1].q.val();
-                self.arr_byte[0].d.next = self.arr_byte[1].q.val();
+                self.arr_byte[0].d.next = self.arr_refresh[1].val();
                 self.arr_queued[0].d.next = self.arr_queued_next[1].val();
                 self.arr_stage_tile[0].d.next = self.arr_stage_tile_next[1].val();
                 self.arr_relhit[0].d.next = self.arr_relhit_next[1].val();
                 self.arr_pendhit[0].d.next = self.arr_pendhit_next[1].val();
-                self.arr_flag_known[0].d.next = self.arr_flag_known_next[1].val();
-                self.arr_flag_value[0].d.next = self.arr_flag_value_next[1].val();
+                self.arr_prev_relhit[0].d.next = self.arr_relhit[1].q.val();
+                self.arr_prev_pendhit[0].d.next = self.arr_pendhit[1].q.val();
                 for i in 0..HOLD_SLOTS {
                     self.arr_hold_match0[i].d.next = self.match_next1[i].val();
                 }
@@ -1037,8 +1009,8 @@ impl Logic for Prop {
                 self.arr_stage_tile[0].d.next = self.in_stage_tile_new.val();
                 self.arr_relhit[0].d.next = self.in_relhit.val();
                 self.arr_pendhit[0].d.next = self.in_pendhit.val();
-                self.arr_flag_known[0].d.next = self.in_flag_known.val();
-                self.arr_flag_value[0].d.next = self.in_prev_pendhit.val();
+                self.arr_prev_relhit[0].d.next = self.in_prev_relhit.val();
+                self.arr_prev_pendhit[0].d.next = self.in_prev_pendhit.val();
                 for i in 0..HOLD_SLOTS {
                     self.arr_hold_match0[i].d.next = self.in_match[i].val();
                 }
@@ -1162,56 +1134,23 @@ impl Logic for Prop {
         self.stop_both.next = self.arr_head_valid.val()
             & (self.take_hold_both.val()
                 | (!self.arr_head_nontiled.val() & self.arr_head_queued_if_queues.val()));
-        // The next staged item held by its tile's flag: the arrival item's flag with a tiled
-        // barrier of its tile passing now (from the stage, or the head), or the staged item's
-        // flag now with one passing from the head.
-        self.blocked_take_none.next = !self.arr_head_nontiled.val() & self.in_flag.val();
-        self.blocked_take_passes.next = !self.arr_head_nontiled.val()
-            & (self.in_flag.val() | (self.stage_is_tiled.val() & self.arr_head_stage_tile.val()));
-        self.blocked_take_head.next = !self.arr_head_nontiled.val()
-            & (self.in_flag.val() | (self.head_is_tiled.val() & self.head_arr_tile.val()));
-        self.blocked_stay_none.next = !self.stage_is_nontiled.val() & self.stage_flag_now.val();
-        self.blocked_stay_head.next = !self.stage_is_nontiled.val()
-            & (self.stage_flag_now.val() | (self.head_is_tiled.val() & self.head_stage_tile.val()));
-        self.blocked_none.next = self.blocked_take_none.val();
-        self.blocked_head.next = self.blocked_take_head.val();
-        if self.stage_valid.q.val() {
-            self.blocked_none.next = self.blocked_stay_none.val();
-            self.blocked_head.next = self.blocked_stay_head.val();
-        }
-        self.may_none.next = self.free_none.val() & !self.blocked_none.val();
-        self.held_none.next =
-            self.stop_none.val() | (self.free_none.val() & self.blocked_none.val());
-        self.may_passes.next = self.free_passes.val() & !self.blocked_take_passes.val();
-        self.held_passes.next =
-            self.stop_passes.val() | (self.free_passes.val() & self.blocked_take_passes.val());
-        self.may_queues.next = self.free_queues.val() & !self.blocked_take_none.val();
-        self.held_queues.next =
-            self.stop_queues.val() | (self.free_queues.val() & self.blocked_take_none.val());
-        self.may_head.next = self.free_head.val() & !self.blocked_head.val();
-        self.held_head.next =
-            self.stop_head.val() | (self.free_head.val() & self.blocked_head.val());
-        self.may_both.next = self.free_both.val() & !self.blocked_take_head.val();
-        self.held_both.next =
-            self.stop_both.val() | (self.free_both.val() & self.blocked_take_head.val());
-        // Selected by this cycle's outcome.
-        self.stage_may_pass.d.next = self.may_none.val();
-        self.stage_held.d.next = self.held_none.val();
+        self.stage_free_next.next = self.free_none.val();
+        self.stage_stop_next.next = self.stop_none.val();
         if self.head_leaves.val() {
-            self.stage_may_pass.d.next = self.may_head.val();
-            self.stage_held.d.next = self.held_head.val();
+            self.stage_free_next.next = self.free_head.val();
+            self.stage_stop_next.next = self.stop_head.val();
         }
         if self.stage_queues.val() {
-            self.stage_may_pass.d.next = self.may_queues.val();
-            self.stage_held.d.next = self.held_queues.val();
+            self.stage_free_next.next = self.free_queues.val();
+            self.stage_stop_next.next = self.stop_queues.val();
             if self.head_leaves.val() {
-                self.stage_may_pass.d.next = self.may_both.val();
-                self.stage_held.d.next = self.held_both.val();
+                self.stage_free_next.next = self.free_both.val();
+                self.stage_stop_next.next = self.stop_both.val();
             }
         }
         if self.stage_passes.val() {
-            self.stage_may_pass.d.next = self.may_passes.val();
-            self.stage_held.d.next = self.held_passes.val();
+            self.stage_free_next.next = self.free_passes.val();
+            self.stage_stop_next.next = self.stop_passes.val();
         }
         if self.reset.val() {
             for w in 0..FLAG_WORDS {
@@ -1235,8 +1174,8 @@ impl Logic for Prop {
                 self.arr_valid[k].d.next = false;
                 self.arr_relhit[k].d.next = false;
                 self.arr_pendhit[k].d.next = false;
-                self.arr_flag_known[k].d.next = false;
-                self.arr_flag_value[k].d.next = false;
+                self.arr_prev_relhit[k].d.next = false;
+                self.arr_prev_pendhit[k].d.next = false;
             }
             self.stage_valid.d.next = false;
             self.stage_relhit.d.next = false;
@@ -1254,6 +1193,16 @@ impl Logic for Prop {
         // (After the reset block: the non-tiled flag's next value includes the reset.)
         self.head_go.d.next =
             !self.nontiled_flag.d.val() & !self.pass_is_tiled.val() & self.head_next_ready.val();
+        // The staged item's flag next cycle: its flag register's and flag write hit's next
+        // values (which the decision reads, so the item is held by the flag written at this
+        // edge: a barrier that passed from the stage now with its tile; one that passed from
+        // the head has a tile with items queued, so its items are held anyway).
+        self.stage_next_nontiled.next = self.stage_item.d.val().kind == self.kind_nontiled.val();
+        self.stage_blocked_next.next = !self.stage_next_nontiled.val()
+            & (self.stage_flag.d.val() | self.stage_pendhit.d.val());
+        self.stage_may_pass.d.next = self.stage_free_next.val() & !self.stage_blocked_next.val();
+        self.stage_held.d.next = self.stage_stop_next.val()
+            | (self.stage_free_next.val() & self.stage_blocked_next.val());
         if self.reset.val() {
             self.head_go.d.next = false;
             self.stage_may_pass.d.next = false;

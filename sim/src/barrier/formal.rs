@@ -153,9 +153,9 @@ fn prop() -> FormalCheck {
                 mode: bmc,
                 why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
                 mutant: Mutant {
-                    what: "an arriving item's tile flag is taken as clear as it enters the stage (it passes unless an older item of its tile is queued or a barrier of its tile passes in that cycle)",
-                    find: r"in_flag = \(\(\|\(arr_head_byte & arr_head_mask\) & ~arr_head_flag_known\) \| \(arr_head_flag_known & arr_head_flag_value\) \| arr_head_pendhit\) & ~arr_head_relhit;",
-                    replace: "in_flag = 1'b0;",
+                    what: "the staged item ignores its tile's flag (passes unless an older item of its tile is queued)",
+                    find: r"stage_blocked_next = ~stage_next_nontiled & \(stage_flag\$d \| stage_pendhit\$d\);",
+                    replace: "stage_blocked_next = 1'b0;",
                 },
             },
             Property {
