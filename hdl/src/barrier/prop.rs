@@ -22,16 +22,14 @@
 //!
 //! Timing structure: the output decision is one LUT level of registers, and every register
 //! fed by it sees it through one or two more (the unit is mostly routing, so levels are few):
-//! - what decides is registered a cycle ahead: the staged item's hold decision
-//!   (`stage_may_pass`, `stage_held`), the head's readiness (`head_go`: valid, free to
-//!   leave, no non-tiled flag, no barrier passed last cycle) and the queue's fill compares
-//!   (`hold_empty`, `hold_one`, `hold_many`, `hold_full`, `nontiled_one`, `nontiled_many`).
-//!   The staged item's decision apart from its flag is computed from this cycle's registers
-//!   once per outcome of this cycle (nothing happens, the staged item passes, it is queued,
-//!   the head leaves, both of the last two) and the outcome only selects (a Shannon
-//!   expansion on the decision); its flag is then added from the next values of
-//!   `stage_flag` and `stage_pendhit`. The head's readiness is likewise its own or its
-//!   successor's, selected by the head leaving;
+//! - what decides is registered a cycle ahead: the staged item's hold decision apart from its
+//!   tile's flag (`stage_free`: it may pass unless its flag is set; `stage_stop`: it is held),
+//!   the head's readiness (`head_go`: valid, free to leave, no non-tiled flag, no barrier
+//!   passed last cycle) and the queue's fill compares (`hold_empty`, `hold_one`, `hold_many`,
+//!   `hold_full`, `nontiled_one`, `nontiled_many`). Their next values are computed from this
+//!   cycle's registers once per outcome of this cycle (nothing happens, the staged item
+//!   passes, it is queued, the head leaves, both of the last two) and the outcome only
+//!   selects: a Shannon expansion on the decision, so no compare or AND-OR follows it;
 //! - the queue's head item is a register (`head_item`: the successor's item, an AND-OR over
 //!   the one-hot successor, or the staged item when it is queued into the head's place), so
 //!   the output, the flag write and the head's tile compares read a register;
@@ -47,15 +45,15 @@
 //!   cycle ago; a byte, not the 32-bit word, so that its bit is two LUT levels) and two bits
 //!   registered from last cycle's state: an older item of its tile is queued (an item that
 //!   has left the queue since still counts, which only sends the new item through the
-//!   queue; an AND-OR of per arrival/hold slot tile-match bits, `arr_hold_match*`) and its
-//!   tile is the staged item's; as it enters the stage its flag is the byte's bit corrected
-//!   for last cycle's release and flag write (`arr_prev_*hit`) and this cycle's (`arr_*hit`);
+//!   queue) and its tile is the staged item's; as it enters the stage its flag is the word's
+//!   bit corrected for last cycle's release and flag write (`arr_prev_*hit`) and this
+//!   cycle's (`arr_*hit`);
 //! - a barrier that passes in cycle t is written into the flag words at the end of t+1
 //!   (`pending_set_*`); the staged item and each hold slot fold it into their flag registers
-//!   in t+1 (`stage_pendhit`, `slot_pendhit`): the staged item's decision includes its flag
-//!   and `stage_pendhit` (a barrier from the stage sets the flag of the item entering behind
-//!   it; one from the queue's head has a tile with items queued, so its items are held
-//!   anyway), and the queue's head waits in t+1;
+//!   in t+1 (`stage_pendhit`, `slot_pendhit`): the staged item's decision reads its flag and
+//!   `stage_pendhit` (a barrier from the stage sets the flag of the item entering behind it;
+//!   one from the queue's head has a tile with items queued, so its items are `stage_stop`),
+//!   and the queue's head waits in t+1;
 //! - the violation check is pipelined (`chk_*`).
 //!
 //! Ports: `clock`, `reset`; `in_valid`/`in_ready`/`in_item`; `out_valid`/`out_ready`/
@@ -182,18 +180,12 @@ pub struct Prop {
     /// cycle ahead).
     stage_relhit: DFF<Bit>,
     stage_pendhit: DFF<Bit>,
-    /// The staged item's decision, registered a cycle ahead: `stage_may_pass` = valid and
-    /// not held, `stage_held` = valid and held (its tile's flag, including the one written
-    /// at this edge; a non-tiled flag or queued non-tiled barrier; a non-tiled barrier and a
-    /// non-empty queue; an older item of its tile queued).
-    stage_may_pass: DFF<Bit>,
-    stage_held: DFF<Bit>,
-    /// The next staged item's decision apart from its tile's flag (`stage_free_next`: it
-    /// may pass unless its flag is set; `stage_stop_next`: it is held), and its flag.
-    stage_free_next: Signal<Local, Bit>,
-    stage_stop_next: Signal<Local, Bit>,
-    stage_next_nontiled: Signal<Local, Bit>,
-    stage_blocked_next: Signal<Local, Bit>,
+    /// The staged item's decision apart from its tile's flag, registered a cycle ahead:
+    /// `stage_free` = it may pass unless its flag is set, `stage_stop` = it is held (a
+    /// non-tiled flag or queued non-tiled barrier; a non-tiled barrier and a non-empty queue;
+    /// an older item of its tile queued). `stage_valid` = `stage_free | stage_stop`.
+    stage_free: DFF<Bit>,
+    stage_stop: DFF<Bit>,
     /// Each slot's item, by field.
     hold_kind: [DFF<Bits<2>>; HOLD_SLOTS],
     hold_prim: [DFF<Bits<PRIM_BITS>>; HOLD_SLOTS],
@@ -250,6 +242,7 @@ pub struct Prop {
     head_is_tiled: Signal<Local, Bit>,
     head_stage_tile: Signal<Local, Bit>,
     head_leaves: Signal<Local, Bit>,
+    stage_blocked: Signal<Local, Bit>,
     stage_wants: Signal<Local, Bit>,
     /// The hold queue's head has the output before the staged item (it lost it last time).
     head_turn: DFF<Bit>,
@@ -397,12 +390,8 @@ impl Default for Prop {
             stage_queued: Default::default(),
             stage_relhit: Default::default(),
             stage_pendhit: Default::default(),
-            stage_may_pass: Default::default(),
-            stage_held: Default::default(),
-            stage_free_next: Default::default(),
-            stage_stop_next: Default::default(),
-            stage_next_nontiled: Default::default(),
-            stage_blocked_next: Default::default(),
+            stage_free: Default::default(),
+            stage_stop: Default::default(),
             hold_kind: std::array::from_fn(|_| Default::default()),
             hold_prim: std::array::from_fn(|_| Default::default()),
             hold_valid: std::array::from_fn(|_| Default::default()),
@@ -446,6 +435,7 @@ impl Default for Prop {
             head_is_tiled: Default::default(),
             head_stage_tile: Default::default(),
             head_leaves: Default::default(),
+            stage_blocked: Default::default(),
             stage_wants: Default::default(),
             head_turn: Default::default(),
             stage_is_nontiled: Default::default(),
@@ -536,8 +526,8 @@ impl Logic for Prop {
             stage_queued,
             stage_relhit,
             stage_pendhit,
-            stage_may_pass,
-            stage_held,
+            stage_free,
+            stage_stop,
             hold_head_onehot,
             hold_tail_onehot,
             head_item,
@@ -615,8 +605,13 @@ impl Logic for Prop {
         self.head_stage_tile.next = self.head_item.q.val().tile == self.stage_tile.q.val();
         self.stage_is_nontiled.next = self.stage_item.q.val().kind == self.kind_nontiled.val();
         self.stage_is_tiled.next = self.stage_item.q.val().kind == self.kind_tiled.val();
-        // The decision: every input is a register.
-        self.stage_wants.next = self.stage_may_pass.q.val();
+        // The decision: every input is a register. The staged item is held by its tile's
+        // flag, including the flag written at this edge (`stage_pendhit`: a barrier that
+        // passed from the stage last cycle with the staged item's tile; one that passed from
+        // the head has a tile with items queued, so the item is `stage_stop` anyway).
+        self.stage_blocked.next =
+            !self.stage_is_nontiled.val() & (self.stage_flag.q.val() | self.stage_pendhit.q.val());
+        self.stage_wants.next = self.stage_free.q.val() & !self.stage_blocked.val();
         // The output goes to the staged item unless it is the head's turn.
         self.stage_passes.next =
             self.stage_wants.val() & !self.head_turn.q.val() & self.out_free.val();
@@ -628,7 +623,9 @@ impl Logic for Prop {
             & self.out_free.val()
             & self.stage_wants.val()
             & !self.head_turn.q.val();
-        self.stage_queues.next = self.stage_held.q.val() & !self.hold_full.q.val();
+        self.stage_queues.next = (self.stage_stop.q.val()
+            | (self.stage_free.q.val() & self.stage_blocked.val()))
+            & !self.hold_full.q.val();
         // The arrival item moves into the stage when the stage is free or its item leaves.
         self.take_arrival.next = self.arr_head_valid.val()
             & (!self.stage_valid.q.val() | self.stage_passes.val() | self.stage_queues.val());
@@ -685,12 +682,10 @@ impl Logic for Prop {
                 | (self.head_leaves.val()
                     & self.head_is_tiled.val()
                     & (self.head_item.q.val().tile == self.arr_head_tile.val()));
+        } else if self.stage_passes.val() | self.stage_queues.val() {
+            self.stage_valid.d.next = false;
         } else {
-            // (Kept current also when the item leaves: an empty stage's flag is not read.)
             self.stage_flag.d.next = self.stage_flag_now.val();
-            if self.stage_passes.val() | self.stage_queues.val() {
-                self.stage_valid.d.next = false;
-            }
         }
         // The hold queue: every slot keeps its tile's flag current.
         self.head_succ_onehot.next = (self.hold_head_onehot.q.val() << bits::<HOLD_SLOTS>(1))
@@ -1134,23 +1129,23 @@ impl Logic for Prop {
         self.stop_both.next = self.arr_head_valid.val()
             & (self.take_hold_both.val()
                 | (!self.arr_head_nontiled.val() & self.arr_head_queued_if_queues.val()));
-        self.stage_free_next.next = self.free_none.val();
-        self.stage_stop_next.next = self.stop_none.val();
+        self.stage_free.d.next = self.free_none.val();
+        self.stage_stop.d.next = self.stop_none.val();
         if self.head_leaves.val() {
-            self.stage_free_next.next = self.free_head.val();
-            self.stage_stop_next.next = self.stop_head.val();
+            self.stage_free.d.next = self.free_head.val();
+            self.stage_stop.d.next = self.stop_head.val();
         }
         if self.stage_queues.val() {
-            self.stage_free_next.next = self.free_queues.val();
-            self.stage_stop_next.next = self.stop_queues.val();
+            self.stage_free.d.next = self.free_queues.val();
+            self.stage_stop.d.next = self.stop_queues.val();
             if self.head_leaves.val() {
-                self.stage_free_next.next = self.free_both.val();
-                self.stage_stop_next.next = self.stop_both.val();
+                self.stage_free.d.next = self.free_both.val();
+                self.stage_stop.d.next = self.stop_both.val();
             }
         }
         if self.stage_passes.val() {
-            self.stage_free_next.next = self.free_passes.val();
-            self.stage_stop_next.next = self.stop_passes.val();
+            self.stage_free.d.next = self.free_passes.val();
+            self.stage_stop.d.next = self.stop_passes.val();
         }
         if self.reset.val() {
             for w in 0..FLAG_WORDS {
@@ -1180,6 +1175,8 @@ impl Logic for Prop {
             self.stage_valid.d.next = false;
             self.stage_relhit.d.next = false;
             self.stage_pendhit.d.next = false;
+            self.stage_free.d.next = false;
+            self.stage_stop.d.next = false;
             self.out_valid_reg.d.next = false;
             self.hold_count.d.next = bits::<4>(0);
             self.hold_empty.d.next = true;
@@ -1193,20 +1190,8 @@ impl Logic for Prop {
         // (After the reset block: the non-tiled flag's next value includes the reset.)
         self.head_go.d.next =
             !self.nontiled_flag.d.val() & !self.pass_is_tiled.val() & self.head_next_ready.val();
-        // The staged item's flag next cycle: its flag register's and flag write hit's next
-        // values (which the decision reads, so the item is held by the flag written at this
-        // edge: a barrier that passed from the stage now with its tile; one that passed from
-        // the head has a tile with items queued, so its items are held anyway).
-        self.stage_next_nontiled.next = self.stage_item.d.val().kind == self.kind_nontiled.val();
-        self.stage_blocked_next.next = !self.stage_next_nontiled.val()
-            & (self.stage_flag.d.val() | self.stage_pendhit.d.val());
-        self.stage_may_pass.d.next = self.stage_free_next.val() & !self.stage_blocked_next.val();
-        self.stage_held.d.next = self.stage_stop_next.val()
-            | (self.stage_free_next.val() & self.stage_blocked_next.val());
         if self.reset.val() {
             self.head_go.d.next = false;
-            self.stage_may_pass.d.next = false;
-            self.stage_held.d.next = false;
         }
     }
 }

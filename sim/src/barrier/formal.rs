@@ -154,8 +154,8 @@ fn prop() -> FormalCheck {
                 why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
                 mutant: Mutant {
                     what: "the staged item ignores its tile's flag (passes unless an older item of its tile is queued)",
-                    find: r"stage_blocked_next = ~stage_next_nontiled & \(stage_flag\$d \| stage_pendhit\$d\);",
-                    replace: "stage_blocked_next = 1'b0;",
+                    find: r"stage_blocked = ~stage_is_nontiled & \(stage_flag\$q \| stage_pendhit\$q\);",
+                    replace: "stage_blocked = 1'b0;",
                 },
             },
             Property {
