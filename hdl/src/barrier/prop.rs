@@ -20,7 +20,8 @@
 //! Reading of "holds work behind a set flag" (BR-5): items of other cache tiles pass, so a
 //! tile's dependent pass starts as soon as that tile is released.
 //!
-//! Timing structure: the output decision is one LUT level of registers, and every register
+//! Timing structure: the output decision is one or two LUT levels of registers (the staged
+//! item's flag, `stage_flag | stage_pendhit`, joins `stage_free` there), and every register
 //! fed by it sees it through one or two more (the unit is mostly routing, so levels are few):
 //! - what decides is registered a cycle ahead: the staged item's hold decision apart from its
 //!   tile's flag (`stage_free`: it may pass unless its flag is set; `stage_stop`: it is held),
