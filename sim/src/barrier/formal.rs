@@ -154,8 +154,8 @@ fn prop() -> FormalCheck {
                 why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
                 mutant: Mutant {
                     what: "the staged item ignores its tile's flag (passes unless an older item of its tile is queued)",
-                    find: r"stage_must_hold = stage_hold\$q \| \(~stage_is_nontiled & \(stage_flag\$q \| stage_queued\$q\)\);",
-                    replace: "stage_must_hold = stage_hold$$q | (~stage_is_nontiled & stage_queued$$q);",
+                    find: r"stage_blocked = ~stage_is_nontiled & \(stage_flag\$q \| stage_pendhit\$q\);",
+                    replace: "stage_blocked = 1'b0;",
                 },
             },
             Property {
@@ -164,9 +164,9 @@ fn prop() -> FormalCheck {
                 mode: bmc,
                 why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
                 mutant: Mutant {
-                    what: "the arrival queue's read pointer does not advance (an item is given out twice, the next one lost)",
-                    find: r"arr_rd\$d = ~arr_rd\$q;",
-                    replace: "arr_rd$$d = arr_rd$$q;",
+                    what: "the arrival queue's head slot keeps its item when that enters the stage (an item is given out twice)",
+                    find: r"arr_valid\$0\$d = \(arr_valid\$0\$q & ~take_arrival\) \| arr_move \| arr_load_head;",
+                    replace: "arr_valid$$0$$d = arr_valid$$0$$q | arr_move | arr_load_head;",
                 },
             },
         ],
