@@ -351,7 +351,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             // (A second request that comes with its unit's first request is written even if
             // that first request turns out to be a duplicate: the entry stays invalid, and its
             // next first request clears the second-request bit.)
-            if self.second_valid.val() & (self.second_source.val() == self.unit_index[i].val()) {
+            if self.second_for[i].val() {
                 if !(self.entry_valid[i].q.val() | self.arrive_raw[i].val()) {
                     self.viol_no_first.d.next = true;
                 } else if self.entry_second[i].q.val() {

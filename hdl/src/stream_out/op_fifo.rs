@@ -148,6 +148,8 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     /// The command transfers, per kind (each with only its own kind's ready condition, so a
     /// kind that never needs a slot does not wait for the fill and coalescing logic).
     fire_work: Signal<Local, Bit>,
+    /// A work token is taken (good or dropped).
+    work_taken: Signal<Local, Bit>,
     /// The work token carries the ID after the previous one (or is the first one seen).
     work_id_ok: Signal<Local, Bit>,
     fire_offset: Signal<Local, Bit>,
@@ -230,6 +232,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             next_read_slot: Default::default(),
             cmd_needs_slot: Default::default(),
             fire_work: Default::default(),
+            work_taken: Default::default(),
             work_id_ok: Default::default(),
             id_skipped: Default::default(),
             fire_offset: Default::default(),
@@ -325,19 +328,16 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         self.cmd_ready.next = !(self.cmd_needs_slot.val() & self.full.val());
         // The transfer (`cmd_valid & cmd_ready`) written per kind: `E` and `D` never need a
         // slot, a work token needs one only while the decoder awaits an operation's start, an
-        // offset bundle unless it coalesces.
-        // A work token with another ID than the one after the previous token is taken and
-        // dropped (`id_skipped`): it pushes, ends and advances nothing.
+        // offset bundle unless it coalesces. A work token with another ID than the one after
+        // the previous token is taken and dropped (`id_skipped`): it pushes, ends and advances
+        // nothing.
         self.work_id_ok.next = !self.decoder_any_work.q.val()
             | (self.cmd_batch_id.val() == self.next_work_id_reg.q.val());
-        self.fire_work.next = self.cmd_valid.val()
+        self.work_taken.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_work.val())
-            & !(self.decoder_await_start.q.val() & self.full.val())
-            & self.work_id_ok.val();
-        self.id_skipped.next = self.cmd_valid.val()
-            & (self.cmd_kind.val() == self.kind_work.val())
-            & !(self.decoder_await_start.q.val() & self.full.val())
-            & !self.work_id_ok.val();
+            & !(self.decoder_await_start.q.val() & self.full.val());
+        self.fire_work.next = self.work_taken.val() & self.work_id_ok.val();
+        self.id_skipped.next = self.work_taken.val() & !self.work_id_ok.val();
         self.fire_offset.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_offset.val())
             & (self.coalesce.val() | !self.full.val());
