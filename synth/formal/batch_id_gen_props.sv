@@ -1,6 +1,6 @@
 // Formal properties of `batch_id_gen` (BatchIdGen; requirement SO-1: consecutive 14-bit IDs, an
 // ID not handed out again while in flight), run by `ppu formal batch_id_gen`. The runner defines
-// W (WINDOW, the slots; the smallest legal window) and WB (log2 W).
+// W (WINDOW, the slots: 2, the smallest legal window, and 16, the exported one) and WB (log2 W).
 // observe: next_slot_onehot$q next_slot_busy_q$q retire_valid_q$q done_valid_q$q slot_busy$*$q slot_batch_id$*$q retire_match$*$q done_match$*$q
 module batch_id_gen_props(
     input wire clock,

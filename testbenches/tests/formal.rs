@@ -78,12 +78,24 @@ fn wq1_wq2_ring_pointer_properties_hold_in_both_wrap_forms_and_their_mutants_fai
 }
 
 #[test]
+fn wq5_wq6_semaphore_read_answers_the_value_after_the_next_cycles_writes_and_the_sweep_clears_first(
+) {
+    prove(|c| c.unit == "semaphore_memory");
+}
+
+#[test]
+fn wq4_acquire_check_answers_each_of_the_five_conditions_two_cycles_later() {
+    prove(|c| c.unit == "acquire_check");
+}
+
+#[test]
 fn so1_batch_ids_consecutive_and_in_flight_window_hold_and_their_mutants_fail() {
     prove(|c| c.unit == "batch_id_gen");
 }
 
 #[test]
-fn so2_so3_so6_ssync_responds_only_for_the_current_batch_keeps_op_fifo_order_and_retires_once() {
+fn so2_so3_so6_so12_ssync_responds_only_for_the_current_batch_keeps_op_fifo_order_retires_once_and_moves_ssobos_only_by_a_fitting_sbbn_or_a_bundle(
+) {
     prove(|c| c.unit == "ssync");
 }
 
@@ -119,6 +131,8 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "front_end_monitor",
         "gp_fifo",
         "gp_fifo_compare",
+        "semaphore_memory",
+        "acquire_check",
         "batch_id_gen",
         "ssync",
         "viewport_swizzle",

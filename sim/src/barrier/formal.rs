@@ -38,8 +38,10 @@ fn counter_verilog<const P: usize, const S: usize>(cut: bool) -> String {
     }
 }
 
-/// `BarrierCounter` for `P` pipelines (2 here: at 4 the BMC of the unit took over a minute to
-/// depth 10, and EARLY's induction step 27 s, EARLY and ONCE with their mutants about 4 minutes), tile T any cache tile. k = 2: the helper invariants (the RTL's count of T and
+/// `BarrierCounter` for `P` pipelines (2 on cvc5, and 4, the exported count, on ABC: on cvc5
+/// at 4 the BMC of the unit took over a minute to depth 10, EARLY's induction step 27 s and
+/// EARLY and ONCE with their mutants about 4 minutes; ABC proves each property at 4 with its
+/// mutant in under 2 s), tile T any cache tile. k = 2: the helper invariants (the RTL's count of T and
 /// the non-tiled count plus the tokens in the input, read and count stages equal the props'
 /// counts; the count stage's bypass selects; every count register below PIPES; the arbiter's
 /// choice one-hot and naming `token_source`) close the induction at once. The arbiter's choice
@@ -49,10 +51,38 @@ fn counter_verilog<const P: usize, const S: usize>(cut: bool) -> String {
 /// 9 minutes). The mutants' BMC runs to P + 6: a reset (step 0), the cut sweep (step 1),
 /// P tokens of one tile taken in steps 2..P+1 and the release of the last at step P+5 (t+4),
 /// so each mutant reaches a release that comes early, late or never.
-fn barrier_counter<const P: usize, const S: usize>() -> FormalCheck {
+fn barrier_counter<const P: usize, const S: usize>(solver: Solver) -> FormalCheck {
     let prove = Mode::ProveMutantDeeper {
         k: 2,
         mutant_depth: P as u32 + 6,
+    };
+    // The successor table's entries differ with PIPES: `count_succ[k]` = (k + 1) mod PIPES.
+    let (early, count) = if P == 4 {
+        (
+            Mutant {
+                what: "the successor of count PIPES-2 is 0 (release at PIPES-1 arrivals)",
+                find: r"localparam  count_succ\$2 = 4'h3;",
+                replace: "localparam  count_succ$$2 = 4'h0;",
+            },
+            Mutant {
+                what: "the count is not cleared at PIPES (successor of PIPES-1 is PIPES)",
+                find: r"localparam  count_succ\$3 = 4'h0;",
+                replace: "localparam  count_succ$$3 = 4'h4;",
+            },
+        )
+    } else {
+        (
+            Mutant {
+                what: "the successor of count PIPES-2 is 0 (release at PIPES-1 arrivals)",
+                find: r"localparam  count_succ\$0 = 4'h1;",
+                replace: "localparam  count_succ$$0 = 4'h0;",
+            },
+            Mutant {
+                what: "the count is not cleared at PIPES (successor of PIPES-1 is PIPES)",
+                find: r"localparam  count_succ\$1 = 4'h0;",
+                replace: "localparam  count_succ$$1 = 4'h2;",
+            },
+        )
     };
     FormalCheck {
         unit: "barrier_counter",
@@ -61,18 +91,14 @@ fn barrier_counter<const P: usize, const S: usize>() -> FormalCheck {
         verilog: Box::new(|| counter_verilog::<P, S>(true)),
         defines: defines(P),
         flatten: true,
-        solver: Solver::Cvc5Bitblast,
+        solver,
         properties: vec![
             Property {
                 name: "EARLY",
                 claim: "no release of a cache tile (or non-tiled) before PIPES barriers of it have arrived since its last release: a release comes only 4 cycles after the token that completes a set of PIPES (BR-4, BR-5)",
                 mode: prove,
                 why: "inductive with the count and bypass helper invariants",
-                mutant: Mutant {
-                    what: "the successor of count PIPES-2 is 0 (release at PIPES-1 arrivals)",
-                    find: r"localparam  count_succ\$0 = 4'h1;",
-                    replace: "localparam  count_succ$$0 = 4'h0;",
-                },
+                mutant: early,
             },
             Property {
                 name: "ONCE",
@@ -90,20 +116,16 @@ fn barrier_counter<const P: usize, const S: usize>() -> FormalCheck {
                 claim: "every count written into the block RAM (any tile) and the non-tiled count stay below PIPES; a tile's stored count is its barriers since its last release mod PIPES (BR-5)",
                 mode: prove,
                 why: "inductive with the count and bypass helper invariants",
-                mutant: Mutant {
-                    what: "the count is not cleared at PIPES (successor of PIPES-1 is PIPES)",
-                    find: r"localparam  count_succ\$1 = 4'h0;",
-                    replace: "localparam  count_succ$$1 = 4'h2;",
-                },
+                mutant: count,
             },
         ],
     }
 }
 
-/// The clear sweep on the unit as exported (256 tiles). k = 4: the helper invariant ties the
+/// The clear sweep on the unit as exported (256 tiles, 4 pipelines, on ABC). k = 2: the helper invariant ties the
 /// tracked tile's "written 0" to the sweep's position, so the induction closes at once; the
 /// mutant takes a token in the first cycle of the sweep.
-fn barrier_counter_sweep<const P: usize, const S: usize>() -> FormalCheck {
+fn barrier_counter_sweep<const P: usize, const S: usize>(solver: Solver) -> FormalCheck {
     FormalCheck {
         unit: "barrier_counter",
         props: "barrier_counter",
@@ -111,7 +133,7 @@ fn barrier_counter_sweep<const P: usize, const S: usize>() -> FormalCheck {
         verilog: Box::new(|| counter_verilog::<P, S>(false)),
         defines: defines(P),
         flatten: true,
-        solver: Solver::Cvc5Bitblast,
+        solver,
         properties: vec![Property {
             name: "SWEEP",
             claim: "after a reset no token is taken and ready stays low until every cache tile's count has been written 0 (256 cycles); ready then stays high until the next reset (BR-5)",
@@ -128,16 +150,16 @@ fn barrier_counter_sweep<const P: usize, const S: usize>() -> FormalCheck {
 
 /// `Prop` (256 tile flags, 8 hold slots), tile T and its N-th item any. Bounded: the unit's
 /// state (eight 32-bit flag words, eight hold slots, two arrival slots, the stage and the
-/// output register, each with a cache tile) has no helper invariants yet, so no induction, and
-/// cvc5's BMC doubles its time per step from step 6 (Z3 does not leave step 0): depth 7 takes
-/// about 30 s, 9 about 4 minutes, 10 over 6. Depth 7 covers, after the reset (step 0): a tiled
+/// output register, each with a cache tile) has no helper invariants yet, so no induction.
+/// On ABC (bit level): depth 10 takes about 30 s (NO_EARLY) and 4 s (ORDER), depth 12 over
+/// 3 minutes; cvc5's BMC doubled its time per step from step 6 (depth 7 about 30 s, 10 over 6
+/// minutes; Z3 does not leave step 0). Depth 10 covers, after the reset (step 0): a tiled
 /// barrier of T taken in step 1 and given out in step 4, items of T taken in steps 2..5 held
-/// behind its flag (staged from step 4), and items of other tiles passing meanwhile; both
-/// mutants fail in step 5. Not covered: the exit of a held item after its release (the
-/// earliest release is given in step 5, the held item leaves the queue in step 7 and is
-/// given out in step 8, depth 9).
+/// behind its flag (staged from step 4), items of other tiles passing meanwhile, the release
+/// of T (the earliest in step 5) and the exit of a held item after it (out of the queue in
+/// step 7, given out in step 8); both mutants fail in step 5.
 fn prop() -> FormalCheck {
-    let bmc = Mode::Bmc { depth: 7 };
+    let bmc = Mode::Bmc { depth: 10 };
     FormalCheck {
         unit: "prop",
         props: "prop",
@@ -145,7 +167,7 @@ fn prop() -> FormalCheck {
         verilog: Box::new(|| verilog_of(Prop::default(), "prop")),
         defines: vec![],
         flatten: true,
-        solver: Solver::Cvc5Bitblast,
+        solver: Solver::Abc,
         properties: vec![
             Property {
                 name: "NO_EARLY",
@@ -185,8 +207,9 @@ fn defines(p: usize) -> Vec<(String, String)> {
 /// The barrier mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
-        barrier_counter::<2, 1>(),
-        barrier_counter_sweep::<2, 1>(),
+        barrier_counter::<2, 1>(Solver::Cvc5Bitblast),
+        barrier_counter::<4, 2>(Solver::Abc),
+        barrier_counter_sweep::<4, 2>(Solver::Abc),
         prop(),
     ]
 }

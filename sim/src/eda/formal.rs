@@ -1,6 +1,6 @@
 //! Formal proofs of the units' invariants (`ppu formal`, `synth/FORMAL.md`): Yosys
 //! (`read_verilog -formal`, `prep`, `write_smt2`) and `yosys-smtbmc` with Z3, or cvc5 for a
-//! check that names it ([`Solver`]).
+//! check that names it, or ABC on the same model written as AIGER ([`Solver::Abc`]).
 //!
 //! Each unit's properties live in `synth/formal/<props>_props.sv` ([`FormalCheck::props`],
 //! usually the unit's name), a wrapper that instantiates
@@ -79,20 +79,30 @@ pub enum Solver {
     /// much slower on others (`front_end_monitor` WATCHDOG's induction step: 2 s -> over 10
     /// minutes): measure both.
     Cvc5Bitblast,
+    /// ABC (`yosys-abc`, shipped with Yosys) on the bit-level model: Yosys writes the model as
+    /// AIGER beside the SMT-LIB one, ABC folds the assumptions into it (`fold`), ORs the
+    /// assertions into one (`orpos`), checks the base case and bounded runs with `bmc3` and the
+    /// induction step with `ind`. Its SAT solver on the bit-blasted circuit closes proofs that
+    /// the SMT solvers do not return from (`ssync` SSOBO: 128-bit headroom arithmetic over free
+    /// state, k = 2 in about 30 s; `batch_id_gen` IN_FLIGHT at window 16, k = 3) and finds deep
+    /// counterexamples in a second (the window-16 mutant at step 18). A counterexample is
+    /// replayed by `yosys-smtbmc --aig` (with cvc5) on the SMT-LIB model into the VCD.
+    Abc,
 }
 
 impl Solver {
-    /// The name `yosys-smtbmc -s` takes, and the executable on PATH.
+    /// The name `yosys-smtbmc -s` takes, and the executable on PATH (for ABC: the solver that
+    /// replays its counterexamples).
     pub fn name(self) -> &'static str {
         match self {
             Solver::Z3 => "z3",
-            Solver::Cvc5 | Solver::Cvc5Bitblast => "cvc5",
+            Solver::Cvc5 | Solver::Cvc5Bitblast | Solver::Abc => "cvc5",
         }
     }
     /// Options passed to the solver (`yosys-smtbmc -S`).
     pub fn options(self) -> &'static [&'static str] {
         match self {
-            Solver::Z3 | Solver::Cvc5 => &[],
+            Solver::Z3 | Solver::Cvc5 | Solver::Abc => &[],
             Solver::Cvc5Bitblast => &["--bv-solver=bitblast-internal"],
         }
     }
@@ -102,6 +112,7 @@ impl Solver {
             Solver::Z3 => "z3",
             Solver::Cvc5 => "cvc5",
             Solver::Cvc5Bitblast => "cvc5 bitblast",
+            Solver::Abc => "abc",
         }
     }
 }
@@ -178,7 +189,7 @@ pub fn props_dir() -> PathBuf {
 
 /// The tools: `yosys` and `yosys-smtbmc` on PATH, and the solvers `z3` and `cvc5`.
 pub fn tools_available() -> Result<(), String> {
-    for t in ["yosys", "yosys-smtbmc", "z3", "cvc5"] {
+    for t in ["yosys", "yosys-smtbmc", "yosys-abc", "z3", "cvc5"] {
         if super::find(t).is_none() {
             return Err(format!(
                 "`ppu formal` needs {} on PATH (`apt-get install yosys z3 cvc5`)",
@@ -237,12 +248,26 @@ fn run_property(
     let model = build_model(check, verilog, props, p, &dir, false)?;
     let depth = p.mode.depth();
     let solver = check.solver;
-    let base = smtbmc(solver, &model, depth, false, &dir.join("base.vcd"))?;
+    let base = if solver == Solver::Abc {
+        // One step more than the induction assumes (see `abc_induction`).
+        let base_depth = match p.mode {
+            Mode::Bmc { depth } => depth,
+            Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. } => k + 1,
+        };
+        abc_bmc(&dir, base_depth, None)?
+    } else {
+        smtbmc(solver, &model, depth, false, &dir.join("base.vcd"))?
+    };
     let (passed, detail) = match (&base, p.mode) {
         (Smt::Failed { step, .. }, _) => (false, format!("base case fails at step {}", step)),
         (Smt::Passed, Mode::Bmc { .. }) => (true, String::new()),
         (Smt::Passed, Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. }) => {
-            match smtbmc(solver, &model, k, true, &dir.join("step.vcd"))? {
+            let step = if solver == Solver::Abc {
+                abc_induction(&dir, k)?
+            } else {
+                smtbmc(solver, &model, k, true, &dir.join("step.vcd"))?
+            };
+            match step {
                 Smt::Passed => (true, String::new()),
                 Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
             }
@@ -255,7 +280,12 @@ fn run_property(
     std::fs::create_dir_all(&mdir).map_err(|e| e.to_string())?;
     let mmodel = build_model(check, &mutated, props, p, &mdir, true)?;
     let cex = mdir.join("cex.vcd");
-    let mutant_caught = match smtbmc(solver, &mmodel, p.mode.mutant_depth(), false, &cex)? {
+    let mutant_result = if solver == Solver::Abc {
+        abc_bmc(&mdir, p.mode.mutant_depth(), Some(&cex))?
+    } else {
+        smtbmc(solver, &mmodel, p.mode.mutant_depth(), false, &cex)?
+    };
+    let mutant_caught = match mutant_result {
         Smt::Failed { step } if cex.is_file() => {
             let keep = crate::work_root().join("target").join("formal").join("cex");
             std::fs::create_dir_all(&keep).map_err(|e| e.to_string())?;
@@ -472,6 +502,18 @@ fn build_model(
         check.props,
         if check.flatten { "flatten\n" } else { "" }
     );
+    if check.solver == Solver::Abc {
+        // The same design as a bit-level AIGER model for ABC: flat, memories as registers,
+        // gates as ANDs and inverters, registers zero-initialized (a register without a reset
+        // value gets a free input for its value at step 0). The map file names every input and
+        // register, so a witness replays on the SMT-LIB model.
+        script += &format!(
+            "{}memory_map\nopt -fast\nsetundef -undriven -anyseq\nopt_clean\ntechmap\nopt -fast\n\
+             dffunmap\nabc -g AND -fast\nopt_clean\n\
+             write_aiger -zinit -no-startoffset -map model.aim model.aig\n",
+            if check.flatten { "" } else { "flatten\n" }
+        );
+    }
     std::fs::write(dir.join("model.ys"), script).map_err(io)?;
     let out = run(Command::new("yosys")
         .current_dir(dir)
@@ -535,6 +577,83 @@ fn smtbmc(
     ))
 }
 
+/// ABC's answer for the model in `dir` (`model.aig`), assumptions folded in, assertions ORed.
+fn abc(dir: &Path, commands: &str) -> Result<String, String> {
+    let script = format!("read_aiger model.aig; fold; orpos; strash; {}", commands);
+    let out = run(Command::new("yosys-abc")
+        .current_dir(dir)
+        .args(["-c", &script]))?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// ABC's BMC (`bmc3`) of the model in `dir` to `depth` steps (0 ..= depth - 1, as
+/// `yosys-smtbmc -t depth`). With `vcd`, a counterexample is written there: ABC's witness
+/// replayed by `yosys-smtbmc --aig` on `model.smt2`, the step its assertion fails named by the
+/// replay.
+fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
+    let text = abc(dir, &format!("bmc3 -F {}; write_cex -a witness.aiw", depth))?;
+    if text.contains(&format!("No output asserted in {} frames", depth)) {
+        return Ok(Smt::Passed);
+    }
+    let frame = Regex::new(r"was asserted in frame (\d+)")
+        .expect("static regex")
+        .captures(&text)
+        .and_then(|c| c[1].parse::<u32>().ok())
+        .ok_or_else(|| {
+            format!(
+                "yosys-abc bmc3 gave no result: {}",
+                text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
+            )
+        })?;
+    match vcd {
+        None => Ok(Smt::Failed { step: frame }),
+        Some(vcd) => {
+            let mut cmd = Command::new("yosys-smtbmc");
+            cmd.current_dir(dir)
+                .args(["-s", Solver::Abc.name(), "--aig", "model.aim:witness.aiw"])
+                .args(["--aig-noheader", "-t", &(frame + 1).to_string()])
+                .arg("--dump-vcd")
+                .arg(vcd)
+                .arg("model.smt2");
+            let out = run(&mut cmd)?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            if !text.contains("Status: FAILED") {
+                return Err(format!(
+                    "ABC's counterexample (frame {}) did not replay on the SMT-LIB model: {}",
+                    frame,
+                    text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
+                ));
+            }
+            let step = Regex::new(r"Checking assertions in step (\d+)")
+                .expect("static regex")
+                .captures_iter(&text)
+                .last()
+                .and_then(|c| c[1].parse().ok())
+                .unwrap_or(frame);
+            Ok(Smt::Failed { step })
+        }
+    }
+}
+
+/// ABC's induction step: the assertions holding in k consecutive steps (from any state, the
+/// assumptions holding in every step) imply them in the next, `ind -F k+1` (ABC counts the
+/// frames it unrolls, the checked one included; the `k` of `yosys-smtbmc -i -t k`: a property
+/// that smtbmc proves at k, ABC proves at k). The base case runs to k + 1 steps, one more than
+/// the induction assumes, so the proof does not rest on which of the two counts is meant.
+fn abc_induction(dir: &Path, k: u32) -> Result<Smt, String> {
+    let text = abc(dir, &format!("ind -F {}", k + 1))?;
+    if text.contains("Networks are equivalent") {
+        Ok(Smt::Passed)
+    } else if text.contains("UNDECIDED") || text.contains("NOT EQUIVALENT") {
+        Ok(Smt::Failed { step: k })
+    } else {
+        Err(format!(
+            "yosys-abc ind gave no result: {}",
+            text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
+        ))
+    }
+}
+
 /// `synth/FORMAL.md` rows of `results`.
 pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
     results
@@ -572,7 +691,8 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
 
 /// The header of `synth/FORMAL.md`.
 pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
-Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so; cvc5 bitblast: cvc5 with `--bv-solver=bitblast-internal`). \
+Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so; cvc5 bitblast: cvc5 with `--bv-solver=bitblast-internal`; \
+abc: the same model as AIGER checked by ABC (`yosys-abc`: `fold`, `orpos`, `bmc3` for the base case and bounded checks, `ind` for the induction step), a counterexample replayed by `yosys-smtbmc --aig` into its VCD). \
 Each unit's properties are in `synth/formal/<unit>_props.sv` (`gp_fifo_compare` shares `gp_fifo_props.sv`), a wrapper around the exported \
 module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
@@ -585,21 +705,13 @@ without the mutant.\n\n\
 | unit | parameters | property | claim | mode | result | seconds | mutant | mutant |\n\
 | --- | --- | --- | --- | --- | --- | ---: | --- | --- |\n";
 
-/// What `synth/FORMAL.md` does not cover yet, after the table (each reason in the check's doc).
-pub const REPORT_FOOTER: &str = "\nNot checked yet:\n\n\
-- `batch_id_gen` at window 16, IN_FLIGHT: its mutant (no stall) needs WINDOW + 1 = 17 IDs handed \
-out, a BMC of about 20 steps, and cvc5 doubles its time a step (54 s for step 7); its induction \
-step (k = 2 or 3) did not finish in 100 s on cvc5 or Z3. Proved at window 2; CONSECUTIVE is \
-proved at window 16.\n\
-- `barrier_counter` with 4 pipelines (EARLY, ONCE, COUNT): EARLY's induction step alone takes \
-cvc5 27 s (k = 2; 2 pipelines: about 10 s) and EARLY and ONCE with their mutants (BMC to 10) \
-about 4 minutes, over the formal test's time budget; COUNT's mutant would need its own pattern \
-(the successor constants differ at 4). Proved with 2 pipelines.\n\
-- `ssync`, SSOBO (SO-7, SO-12: the SSOBOs change only by an accounted batch/task's SBBN when it \
-fits, or by the offset bundle at the head): the first accounted batch/task reaches `commit` at \
-step 8 and the SSOBOs at step 9, and cvc5 takes 29 s to depth 8 and over 2 minutes for step 8 \
-alone; the induction (k = 1) with the accounting stages' helper invariants did not return in 5 \
-minutes (cvc5; 2.5 with bitblast). RESPOND, ORDER and RETIRE are proved.\n";
+/// What `synth/FORMAL.md` does not prove unboundedly yet, after the table (each reason in the
+/// check's doc).
+pub const REPORT_FOOTER: &str = "\nBounded only:\n\n\
+- `prop` (NO_EARLY, ORDER): bounded to 10 steps, which cover a barrier of the tracked tile given \
+out, its items held behind the flag, other tiles passing, the release and the held item's exit \
+after it. Its state (eight 32-bit flag words, eight hold slots, the arrival slots, the stage) has \
+no helper invariants yet, so no induction; ABC's BMC to 12 steps takes over 3 minutes.\n";
 
 /// Replace the rows of the units in `results` in `old` (a report) by the new ones, keeping the
 /// other units' rows; rows in the order of `order` (unit names).

@@ -1,15 +1,8 @@
 //! Formal properties of the stream-output units (`synth/formal/<unit>_props.sv`, run by
-//! `ppu formal`): the batch-ID generator at its smallest legal window (2 slots), and
-//! CONSECUTIVE at the exported window (16); SSYNC at 2 SO units and 2 operation entries
-//! (RESPOND, ORDER, RETIRE: SO-2, SO-3, SO-6, SO-9, SO-10; see [`ssync`]).
-//!
-//! Not checked: SSYNC's SSOBO (SO-7, SO-12; the reason is at [`ssync`]). IN_FLIGHT at window 16. Its mutant (no stall) needs WINDOW + 1 = 17 IDs handed
-//! out, a BMC of about 20 steps, and cvc5 doubles its time a step (step 6 at 20 s, step 7 at
-//! 54 s; Z3 does not leave step 0 in 90 s). Its induction step does not finish either: with the
-//! slot invariants (each busy slot's ID among the last WINDOW, written as a distance or as the
-//! high bits of the next ID) neither cvc5 (default or `--bv-solver=bitblast-internal`) nor Z3
-//! returns within 100 s at k = 2 or 3. Next tries: a narrower ID (a parameter of the unit) or a
-//! props wrapper that starts from a reachable state with most slots busy.
+//! `ppu formal`): the batch-ID generator at its smallest legal window (2 slots) and at the
+//! exported window (16: on ABC, see [`batch_id_gen_window_16`]); SSYNC at 2 SO units and 2
+//! operation entries (RESPOND, ORDER, RETIRE: SO-2, SO-3, SO-6, SO-9, SO-10, see [`ssync`];
+//! SSOBO: SO-6, SO-7, SO-12 on ABC, see [`ssync_ssobo`]).
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
@@ -51,35 +44,64 @@ fn batch_id_gen<const W: usize, const WB: usize>(
 
 /// At window 2 (the smallest legal window: the slot logic is one loop over the slots, the same
 /// at every window), both properties on Z3.
+/// SO-1's IN_FLIGHT, proved with `mode`.
+fn in_flight(mode: Mode, why: &'static str) -> Property {
+    Property {
+        name: "IN_FLIGHT",
+        claim: "a tracked ID in flight (handed out, no retire/done naming it since) is not handed out again and is among the last WINDOW handed out: at most WINDOW <= 2^13 in flight (SO-1)",
+        mode,
+        why,
+        mutant: Mutant {
+            what: "the next ID is offered even when its slot is busy (no stall)",
+            find: r"id_valid = ~next_slot_busy;",
+            replace: "id_valid = 1'b1;",
+        },
+    }
+}
+
 fn batch_id_gen_window_2() -> FormalCheck {
     batch_id_gen::<2, 1>(
         Solver::Z3,
         vec![
             consecutive(),
-            Property {
-                name: "IN_FLIGHT",
-                claim: "a tracked ID in flight (handed out, no retire/done naming it since) is not handed out again and is among the last WINDOW handed out: at most WINDOW <= 2^13 in flight (SO-1)",
-                mode: Mode::Prove { k: 2 + 4 },
-                why: "inductive with the slot invariants (busy slot i holds an ID = i mod WINDOW among the last WINDOW); k = WINDOW + 4 lets the mutant's BMC hand out WINDOW + 1 IDs with none retired",
-                mutant: Mutant {
-                    what: "the next ID is offered even when its slot is busy (no stall)",
-                    find: r"id_valid = ~next_slot_busy;",
-                    replace: "id_valid = 1'b1;",
-                },
-            },
+            in_flight(
+                Mode::Prove { k: 2 + 4 },
+                "inductive with the slot invariants (busy slot i holds an ID = i mod WINDOW among the last WINDOW); k = WINDOW + 4 lets the mutant's BMC hand out WINDOW + 1 IDs with none retired",
+            ),
         ],
     )
 }
 
-/// At the exported window (16), CONSECUTIVE only (IN_FLIGHT: see the module's doc). cvc5: Z3
-/// does not finish the induction step in 100 s; cvc5 takes under 2 s (base case and step).
+/// At the exported window (16), on ABC (bit level): the SMT solvers do not return from
+/// IN_FLIGHT's induction step (cvc5 and Z3, k = 2 or 3, 100 s) nor reach its mutant (17 IDs
+/// handed out, step 18: cvc5 doubles its time a step from step 6). ABC's `ind` closes the
+/// induction at k = 2 with the slot invariants (not at 1: the registered message matches hold
+/// the slots' tags against the message of the cycle before), and `bmc3` finds
+/// the mutant's counterexample at step 18 in a fraction of a second.
 fn batch_id_gen_window_16() -> FormalCheck {
-    batch_id_gen::<16, 4>(Solver::Cvc5, vec![consecutive()])
+    batch_id_gen::<16, 4>(
+        Solver::Abc,
+        vec![
+            consecutive(),
+            in_flight(
+                Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 16 + 4,
+                },
+                "2-inductive with the slot invariants; the mutant's BMC runs to WINDOW + 4 = 20 steps, so that WINDOW + 1 IDs are handed out with none retired",
+            ),
+        ],
+    )
 }
 
 /// The stream-output mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
-    vec![batch_id_gen_window_2(), batch_id_gen_window_16(), ssync()]
+    vec![
+        batch_id_gen_window_2(),
+        batch_id_gen_window_16(),
+        ssync(),
+        ssync_ssobo(),
+    ]
 }
 
 /// A textual abstraction of the formal copy of `Ssync`'s Verilog: `find` (a regular expression)
@@ -155,17 +177,6 @@ fn ssync_verilog() -> String {
 /// response (step 5: reset, `E`, the work token pushed, the operation loaded, matched), the
 /// second bundle's exit (step 5) and the first retire (step 6).
 ///
-/// Not checked yet: SSOBO (the props file has its claim and helper invariants, under
-/// `P_SSOBO`, not run): the SSOBOs change only by an accounted batch/task's SBBN when it fits
-/// (SO-12) or by the offset bundle at the head, 4 cycles after the decision. BMC: the first
-/// accounted batch/task reaches `commit` at step 8 and the SSOBOs at step 9, and cvc5 takes 29 s
-/// to depth 8 (steps 0..7, an offset bundle's SSOBOs at step 7, no failure) and over 2 minutes
-/// for step 8 alone. Induction (k = 1, the accounting stages against the props' pipeline, the
-/// headroom registers as size - `ssobo_next` per lane, the stored SBBNs): cvc5 did not return in
-/// 5 minutes, nor with `--bv-solver=bitblast-internal` in 2.5 (the 4 x 32-bit headroom and fit
-/// arithmetic over free 128-bit state), nor with lanes 1..3 of the SBBNs, bundles and sizes
-/// tied to 0 by the environment in 2.5. Next tries: k = 2 with the SSOBO registers split per lane
-/// in the invariants, or a formal copy with 8-bit lanes.
 fn ssync() -> FormalCheck {
     FormalCheck {
         unit: "ssync",
@@ -210,5 +221,43 @@ fn ssync() -> FormalCheck {
                 },
             },
         ],
+    }
+}
+
+/// SSYNC's SSOBO (SO-6, SO-7, SO-12), the same abstracted unit on ABC (bit level): the SSOBOs
+/// change only by an accounted batch/task, which adds its SBBN (its second request) when every
+/// lane fits (SBBN[i] = 0 or SSOBO[i] + SBBN[i] <= size[i], no wrap-around) and leaves them with
+/// `commit_overflow` otherwise, or by an offset bundle taken from the FIFO head, which replaces
+/// them; each 4 cycles after its decision (`commit` 3), in decision order. The environment keeps
+/// the buffer sizes steady (API state set before streaming) and the SO units the SO-7 protocol
+/// (a unit's second request follows its first). ABC's `ind` closes the induction at k = 1 in
+/// about 30 s with the accounting stages' helper invariants (the stages against the props'
+/// pipeline, the headroom registers as size - `ssobo_next` per lane, the stored SBBNs); cvc5
+/// and Z3 did not return from k = 1 in 5 minutes (the 4 x 32-bit headroom and fit arithmetic
+/// over free 128-bit state), nor cvc5's BMC from step 8. The mutant's BMC runs to 10 steps: the
+/// first accounted batch/task reaches `commit` at step 8 and the SSOBOs at step 9.
+fn ssync_ssobo() -> FormalCheck {
+    FormalCheck {
+        unit: "ssync",
+        props: "ssync",
+        variant: "2 SO units, 2 ops".into(),
+        verilog: Box::new(ssync_verilog),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![Property {
+            name: "SSOBO",
+            claim: "the SSOBOs change only by an accounted batch/task, which adds its SBBN when every lane fits (SBBN[i] = 0 or SSOBO[i] + SBBN[i] <= size[i], no wrap-around) and flags commit_overflow otherwise, or by the offset bundle at the FIFO head, which replaces them: each 4 cycles after its decision, in decision order (SO-6, SO-7, SO-12)",
+            mode: Mode::ProveMutantDeeper {
+                k: 1,
+                mutant_depth: 10,
+            },
+            why: "1-inductive with the accounting-stage, headroom and stored-SBBN helper invariants; the mutant's BMC reaches the first accounted batch/task's SSOBOs (step 9)",
+            mutant: Mutant {
+                what: "lane 0's headroom after an idle cycle or an offset bundle one byte too large (an SBBN one byte past the buffer's end fits)",
+                find: r"room_keep\$d\[0\+:32\] = size_reg\$q\[0\+:32\] - base\[0\+:32\];",
+                replace: "room_keep$$d[0+:32] = size_reg$$q[0+:32] - base[0+:32] + 32'h1;",
+            },
+        }],
     }
 }

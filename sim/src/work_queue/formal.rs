@@ -2,11 +2,15 @@
 //! `ppu formal`): `gp_fifo` (AND-form wrap) and `gp_fifo_compare` (compare-form wrap), each at
 //! the exported `IDX_BITS` = 8 and every legal ring size (`ring_entries` is a free constant).
 //! Both forms use the one props file: `COMPARE_FORM` defined selects `gp_fifo_compare` as the
-//! module under test and the compare form's wrap.
+//! module under test and the compare form's wrap. The semaphore memory
+//! (`synth/formal/semaphore_memory_props.sv`): a read answers the value after the writes of
+//! the cycle after it, whatever the bypasses and the block RAM do (WQ-5, WQ-6), and the clear
+//! sweep after reset.
 use super::tb::RefGpFifo;
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
+use crate::eda::formal::{mutate, FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
+use ppu_hdl::work_queue::semaphore_memory::SemaphoreMemory;
 
 /// The ring's properties, the same for both forms (the props file defines the form's wrap).
 /// k = 6: the helper invariants make every property inductive in one step (the `$past`
@@ -57,10 +61,134 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
     }
 }
 
+/// The semaphore memory's block RAM made abstract for the proofs: every read returns a free
+/// value ($anyseq) and nothing is stored; `semaphore_memory_props.sv` constrains a read of the
+/// tracked semaphore to the word last written there (an over-approximation of the RAM).
+const ABSTRACT_SEMAPHORE_RAM: Mutant = Mutant {
+    what: "block RAM abstracted (free read data)",
+    find: r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
+    replace: "read_data <= $$anyseq;",
+};
+
+/// `SemaphoreMemory` with `SB` index bits, its block RAM abstracted.
+fn semaphore_verilog<const SB: usize>() -> String {
+    let v = verilog_of(SemaphoreMemory::<SB>::default(), "semaphore_memory");
+    mutate(&v, &ABSTRACT_SEMAPHORE_RAM).expect("semaphore_memory: block RAM pattern")
+}
+
+/// READ at 4 semaphores (`SEM_BITS` = 2): the read path (three write bypasses, the registered
+/// RAM word, the pending write) is the same logic at every width, and the clear sweep of 4
+/// words lets the mutant's BMC reach a served read by step 7. On ABC (bit level; the helper
+/// invariants tie the tracked semaphore's value to the sweep, the pending write and the RAM
+/// word); k = 3 covers the read's two cycles to its answer.
+fn semaphore_read() -> FormalCheck {
+    FormalCheck {
+        unit: "semaphore_memory",
+        props: "semaphore_memory",
+        variant: "4 semaphores".into(),
+        verilog: Box::new(semaphore_verilog::<2>),
+        defines: vec![("SB".into(), "2".into())],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![Property {
+            name: "READ",
+            claim: "a read of semaphore T (any) in cycle t answers in t+2 the value after the writes of t+1: the host's write when ready (it always wins), else a thread write taken, else the last earlier one, 0 after the reset's sweep; a read issued while not ready or in reset, a reset before its answer, and every reset cycle answer 0 (WQ-5, WQ-6)",
+            mode: Mode::ProveMutantDeeper {
+                k: 3,
+                mutant_depth: 12,
+            },
+            why: "3-inductive with the sweep, pending-write and RAM-word helper invariants; the mutant's BMC runs past the 4-cycle sweep to a write followed by reads",
+            mutant: Mutant {
+                what: "the bypass of the write reaching the RAM in the read's cycle dropped (the block RAM's undefined read-during-write reaches the answer)",
+                find: r"answer_from_tm1\$d = hit_before\$q & ~hit_read_cycle\$q & ~hit_now;",
+                replace: "answer_from_tm1$$d = 1'b0;",
+            },
+        }],
+    }
+}
+
+/// SWEEP on the unit as exported (512 semaphores, `SEM_BITS` = 9). k = 2: the helper
+/// invariant ties `clearing` and the sweep's index to the cycles since reset.
+fn semaphore_sweep() -> FormalCheck {
+    FormalCheck {
+        unit: "semaphore_memory",
+        props: "semaphore_memory",
+        variant: "512 semaphores".into(),
+        verilog: Box::new(semaphore_verilog::<9>),
+        defines: vec![("SB".into(), "9".into())],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![Property {
+            name: "SWEEP",
+            claim: "after a reset ready is low for exactly 2^SEM_BITS cycles (the clear sweep) and then high until the next reset; a thread write is taken only while ready and the host does not write; a host write while not ready, and only that, raises violation (WQ-6)",
+            mode: Mode::Prove { k: 2 },
+            why: "inductive with the sweep-position helper invariant",
+            mutant: Mutant {
+                what: "a thread write is offered ready during the sweep",
+                find: r"thread_wr_ready = ~clearing\$q & ~host_wr_en;",
+                replace: "thread_wr_ready = ~host_wr_en;",
+            },
+        }],
+    }
+}
+
+/// The acquire conditions (WQ-4) on every input: k = 3 (the unit's state is its last two
+/// cycles' inputs, so the induction needs no helper invariant); the mutants' BMC runs to 5 steps
+/// (a reset, then checks answered from step 3).
+fn acquire_check() -> FormalCheck {
+    FormalCheck {
+        unit: "acquire_check",
+        props: "acquire_check",
+        variant: String::new(),
+        verilog: Box::new(|| {
+            verilog_of(
+                ppu_hdl::work_queue::acquire_check::AcquireCheck::default(),
+                "acquire_check",
+            )
+        }),
+        defines: vec![],
+        flatten: false,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "COND",
+                claim: "the check of cycle t answers in t+2: satisfied exactly when its condition holds (0 sem == value, 1 sem >= value unsigned, 2 sem - value as a signed 32-bit number >= 0, 3 (sem AND value) != 0, 4 NOT(sem OR value) != 0), cond_legal exactly for codes 0..4 (WQ-4)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 3,
+                    mutant_depth: 5,
+                },
+                why: "the unit's state is its last two cycles' inputs: inductive at k = 3 with no helper; the mutant's BMC reaches the answer to the second check after reset (step 4)",
+                mutant: Mutant {
+                    what: "the circular >= compared unsigned (sem >= value), wrong across the wrap",
+                    find: r"is_circ_geq\$d = difference < sign_bit;",
+                    replace: "is_circ_geq$$d = sem_value >= value;",
+                },
+            },
+            Property {
+                name: "RESET",
+                claim: "a reset in cycle t+1 answers not satisfied and legal in t+2 (no acquire passes on a check cut by a reset)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 3,
+                    mutant_depth: 5,
+                },
+                why: "the unit's state is its last two cycles' inputs: inductive at k = 3 with no helper; the mutant's BMC reaches the answer to the second check after reset (step 4)",
+                mutant: Mutant {
+                    what: "a reset does not clear the answer",
+                    find: r"satisfied_reg\$d = 1'b0;\s*cond_legal_reg\$d = 1'b1;\s*end",
+                    replace: "cond_legal_reg$$d = 1'b1;\n        end",
+                },
+            },
+        ],
+    }
+}
+
 /// The work queue's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
+        acquire_check(),
         ring("gp_fifo", WrapForm::Pow2),
         ring("gp_fifo_compare", WrapForm::Compare),
+        semaphore_read(),
+        semaphore_sweep(),
     ]
 }
