@@ -100,6 +100,11 @@ fn so2_so3_so6_so12_ssync_responds_only_for_the_current_batch_keeps_op_fifo_orde
 }
 
 #[test]
+fn so5_so7_so9_crossbar_delivers_each_request_once_in_order_with_its_source_and_routes_responses() {
+    prove(|c| c.unit == "so_crossbar");
+}
+
+#[test]
 fn pa5_swizzle_selects_and_negates_each_field_and_a_permutation_code_is_one_to_one() {
     prove(|c| c.unit == "viewport_swizzle");
 }
@@ -135,6 +140,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "acquire_check",
         "batch_id_gen",
         "ssync",
+        "so_crossbar",
         "viewport_swizzle",
         "viewport_multicast",
         "barrier_counter",

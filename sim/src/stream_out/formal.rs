@@ -3,6 +3,7 @@
 //! exported window (16: on ABC, see [`batch_id_gen_window_16`]); SSYNC at 2 SO units and 2
 //! operation entries (RESPOND, ORDER, RETIRE: SO-2, SO-3, SO-6, SO-9, SO-10, see [`ssync`];
 //! SSOBO: SO-6, SO-7, SO-12 on ABC, see [`ssync_ssobo`]).
+use super::tb::so_crossbar::RefCrossbar;
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
@@ -101,7 +102,57 @@ pub fn checks() -> Vec<FormalCheck> {
         batch_id_gen_window_16(),
         ssync(),
         ssync_ssobo(),
+        so_crossbar(),
     ]
+}
+
+/// The crossbar as exported (4 SO units), on ABC. DELIVER tracks one request per channel (the
+/// first handed over while the free `pick_*` input is high): it must leave next, unchanged,
+/// with its SO unit's index, and the occupancy (handed over - left) stays 0 or 1, the output
+/// register valid exactly at 1; with the arbiters' choice one requester (its one-hot vector and
+/// its index agree) this is inductive at k = 2. ROUTE is combinational.
+/// The mutants' BMC: a request valid in step 1 is chosen, taken in step 2 and offered from
+/// step 3.
+fn so_crossbar() -> FormalCheck {
+    FormalCheck {
+        unit: "so_crossbar",
+        props: "so_crossbar",
+        variant: "4 SO units".into(),
+        verilog: Box::new(|| verilog_of(RefCrossbar::default(), "so_crossbar")),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "DELIVER",
+                claim: "on each request channel every request an SO unit hands over leaves towards SSYNC once, unchanged, with that unit's index as its source, in the order handed over; nothing leaves that was not handed over; at most one request inside, the output valid exactly while it holds one (SO-5, SO-7)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 6,
+                },
+                why: "2-inductive with the arbiters' choice helper and the tracked request held in the output register until it leaves; the mutant's BMC reaches the first request offered (step 3)",
+                mutant: Mutant {
+                    what: "the first-request arbiter takes unit 2's payload when unit 3 is chosen",
+                    find: r"(?s)(module so_crossbar\$first_arb\(.*?)out_data\$d = req_data\$3;",
+                    replace: "${1}out_data$$d = req_data$$2;",
+                },
+            },
+            Property {
+                name: "ROUTE",
+                claim: "SSYNC's response reaches exactly the SO unit resp_dest names, with its payload, and SSYNC sees that unit's ready (SO-9)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 2,
+                },
+                why: "combinational: holds in every state; the mutant's BMC checks the cycle after reset",
+                mutant: Mutant {
+                    what: "SSYNC sees SO unit 2's ready for a response to unit 3",
+                    find: r"resp_ready = so_resp_ready\$3;",
+                    replace: "resp_ready = so_resp_ready$$2;",
+                },
+            },
+        ],
+    }
 }
 
 /// A textual abstraction of the formal copy of `Ssync`'s Verilog: `find` (a regular expression)
