@@ -539,6 +539,15 @@ enum Smt {
     Failed { step: u32 },
 }
 
+/// The last step `yosys-smtbmc` reports checking assertions in (where a failing run failed).
+fn last_checked_step(smtbmc_output: &str) -> Option<u32> {
+    Regex::new(r"Checking assertions in step (\d+)")
+        .expect("static regex")
+        .captures_iter(smtbmc_output)
+        .last()
+        .and_then(|c| c[1].parse().ok())
+}
+
 fn smtbmc(
     solver: Solver,
     model: &Path,
@@ -563,12 +572,7 @@ fn smtbmc(
         return Ok(Smt::Passed);
     }
     if text.contains("Status: FAILED") {
-        let step = Regex::new(r"Checking assertions in step (\d+)")
-            .expect("static regex")
-            .captures_iter(&text)
-            .last()
-            .and_then(|c| c[1].parse().ok())
-            .unwrap_or(0);
+        let step = last_checked_step(&text).unwrap_or(0);
         return Ok(Smt::Failed { step });
     }
     Err(format!(
@@ -624,12 +628,7 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
                     text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
                 ));
             }
-            let step = Regex::new(r"Checking assertions in step (\d+)")
-                .expect("static regex")
-                .captures_iter(&text)
-                .last()
-                .and_then(|c| c[1].parse().ok())
-                .unwrap_or(frame);
+            let step = last_checked_step(&text).unwrap_or(frame);
             Ok(Smt::Failed { step })
         }
     }
