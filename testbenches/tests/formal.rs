@@ -84,6 +84,12 @@ fn wq5_wq6_semaphore_read_answers_the_value_after_the_next_cycles_writes_and_the
 }
 
 #[test]
+fn wq5_wq6_wq10_allocator_grants_exactly_what_fits_before_shadow_answers_two_cycles_later_and_flags_a_passing_shadow(
+) {
+    prove(|c| c.unit == "soft_put_allocator");
+}
+
+#[test]
 fn wq4_acquire_check_answers_each_of_the_five_conditions_two_cycles_later() {
     prove(|c| c.unit == "acquire_check");
 }
@@ -138,6 +144,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "gp_fifo_compare",
         "semaphore_memory",
         "acquire_check",
+        "soft_put_allocator",
         "batch_id_gen",
         "ssync",
         "so_crossbar",

@@ -9,7 +9,7 @@
 //!   value is returned as the thread's first entry (`resp_ok` high); otherwise nothing changes
 //!   (`resp_ok` low: the thread backs off without writing and retries later). A count of 0 is
 //!   refused and raises `violation`, as does an index input outside the ring (`setup_gp_get` or
-//!   `shadow_gp_put_value` >= n while valid).
+//!   `shadow_gp_put_value` >= n while valid), in that same cycle.
 //! - `resp_lap` counts how often soft GP_PUT has wrapped before the first entry: with the index
 //!   it numbers the allocation uniquely, which the threads use as the value of their guard
 //!   semaphores (a semaphore per entry is reused on every lap of the ring). Reading: the
@@ -18,8 +18,10 @@
 //!   new shadow GP_PUT = wrap(GP_GET - 1) (the GPU channel keeps GP_PUT = shadow GP_PUT =
 //!   wrap(GP_GET - 1); after an advance that is the GP_GET just left). Shadow GP_PUT only moves
 //!   forward and never past soft GP_PUT (the host executes only allocated entries); an update
-//!   that would leave more than n - 1 free entries broke that rule and raises `violation` in the
-//!   cycle after it.
+//!   that would leave more than n - 1 free entries broke that rule and raises `violation` two
+//!   cycles after it (t+2, with the responses of that cycle's requests). Set-up wins over a
+//!   shadow update of the same cycle (the update is ignored), and inputs seen while `reset` is
+//!   high change nothing.
 //!
 //! Pipeline (latency 2, one allocation per cycle): the request (count, set-up) is registered in
 //! the cycle it arrives, with what can be computed from the inputs alone: count - n, the set-up
@@ -439,6 +441,9 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.req_countable.d.next = false;
             self.req_setup.d.next = false;
             self.req_shadow.d.next = false;
+            // A shadow update seen in reset moves nothing: free after reset is 0 + d = 0.
+            self.req_shadow_delta.d.next = bits::<X_BITS>(0);
+            self.req_need.d.next = self.alloc_count.val();
             self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.shadow_minus_n.d.next = bits::<X_BITS>(0) - self.ring_entries.val();
             self.last_index.d.next = self.entries_minus_one.val();

@@ -11,6 +11,7 @@ use crate::eda::export::verilog_of;
 use crate::eda::formal::{mutate, FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::semaphore_memory::SemaphoreMemory;
+use ppu_hdl::work_queue::soft_put_allocator::SoftPutAllocator;
 
 /// The ring's properties, the same for both forms (the props file defines the form's wrap).
 /// k = 6: the helper invariants make every property inductive in one step (the `$past`
@@ -182,10 +183,79 @@ fn acquire_check() -> FormalCheck {
     }
 }
 
+/// `SoftPutAllocator` (compare-form wrap, as exported) at `IB` index bits, every ring size
+/// 2..=2^IB (`ring_entries` a free constant), on ABC: a model of the atomic operation in
+/// WQ-5/WQ-6's words against the responses, pointers and `violation`
+/// (`synth/formal/soft_put_allocator_props.sv`). At 3 index bits: every operation of the unit is
+/// an adder, a compare or a multiplexer whose width is the parameter, so the logic is the same
+/// at every width; at the exported 8 bits the base case alone takes minutes (Z3 and ABC: 20 s
+/// at step 3, over a minute at step 4), at 3 bits seconds. k = 4: the helper invariants (the
+/// kept soft GP_PUT, free count and lap equal the model one cycle earlier; the ring constants)
+/// leave only the two pipeline stages, which four steps cover; the mutants need a set-up, a
+/// grant and a second request (RESP), a set-up and a passing update two cycles ahead of its
+/// flag (PASSED), a reset with a shadow update and a request after it (RESET): all within 8
+/// steps.
+fn soft_put_allocator<const IB: usize, const XB: usize>() -> FormalCheck {
+    let mode = Mode::ProveMutantDeeper {
+        k: 4,
+        mutant_depth: 8,
+    };
+    FormalCheck {
+        unit: "soft_put_allocator",
+        props: "soft_put_allocator",
+        variant: format!("idx_bits {}", IB),
+        verilog: Box::new(|| {
+            verilog_of(
+                SoftPutAllocator::<IB, XB>::with_form(WrapForm::Compare),
+                "soft_put_allocator",
+            )
+        }),
+        defines: vec![("IDX".to_string(), IB.to_string())],
+        flatten: false,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "RESP",
+                claim: "the answer to an allocation in t comes in t+2: ok exactly when 1 <= count <= wrap(shadow - soft) with that cycle's shadow update, then the old soft GP_PUT and lap; soft_gp_put and shadow_gp_put follow the model; set-up wins; every ring size (WQ-5, WQ-6)",
+                mode,
+                why: "inductive at k = 4 with the helper invariants (the kept soft GP_PUT, free count and lap equal the model one cycle earlier)",
+                mutant: Mutant {
+                    what: "after a grant the decision reads the not-granted free count",
+                    find: r"fits = fits_granted;",
+                    replace: "fits = fits_kept;",
+                },
+            },
+            Property {
+                name: "PASSED",
+                claim: "violation in the cycle of a count of 0 or an index outside the ring, and two cycles after a shadow update leaving more than n - 1 free entries; never in reset (WQ-6, WQ-10)",
+                mode,
+                why: "inductive at k = 4 with the same helper invariants; checked until the first passing update after a reset or set-up",
+                mutant: Mutant {
+                    what: "a passing update is not flagged when the last allocation was refused",
+                    find: r"shadow_passed_soft\$d = req_shadow\$q & passed_kept;",
+                    replace: "shadow_passed_soft$$d = 1'b0;",
+                },
+            },
+            Property {
+                name: "RESET",
+                claim: "a shadow update seen in reset moves nothing: an allocation in the first cycle out of reset is refused",
+                mode,
+                why: "inductive at k = 4 with the same helper invariants",
+                mutant: Mutant {
+                    what: "a reset does not clear the shadow move registered in its cycle",
+                    find: r"(req_shadow\$d = 1'b0;\s*)req_shadow_delta\$d = \d+'h0;",
+                    replace: "${1}",
+                },
+            },
+        ],
+    }
+}
+
 /// The work queue's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
         acquire_check(),
+        soft_put_allocator::<3, 5>(),
         ring("gp_fifo", WrapForm::Pow2),
         ring("gp_fifo_compare", WrapForm::Compare),
         semaphore_read(),
