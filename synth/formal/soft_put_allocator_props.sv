@@ -24,7 +24,7 @@
 //   the ring, which WQ-6 rules out; a set-up or reset starts again).
 // - RESET: a shadow update seen while reset is high moves nothing: right after a reset, every
 //   allocation is refused until a set-up or a shadow update outside reset.
-// observe: soft_granted$q soft_kept$q last_granted$q free_granted$q free_kept$q soft_lap$q lap_wrap$q shadow_minus_n$q last_index$q entries_plus_one$q
+// observe: soft_granted$q soft_kept$q last_granted$q free_granted$q free_kept$q soft_lap$q lap_wrap$q shadow_minus_n$q shadow_plus_n$q last_index$q entries_plus_one$q
 `default_nettype none
 module soft_put_allocator_props #(parameter I = `IDX, parameter X = `IDX + 2) (
     input wire clock,
@@ -140,8 +140,9 @@ module soft_put_allocator_props #(parameter I = `IDX, parameter X = `IDX + 2) (
         || (shadow_valid && {2'b00, shadow_gp_put_value} >= n);
 
     // The unit's state against the model (helper invariants, proved with the property): the
-    // ring constants loaded in reset; shadow GP_PUT and shadow GP_PUT - n; the atomic operation's soft GP_PUT, free
-    // count and lap (each picked from its two kept outcomes) equal the model one cycle earlier.
+    // ring constants loaded in reset; shadow GP_PUT and shadow GP_PUT -/+ n; the atomic
+    // operation's soft GP_PUT, free count and lap (each picked from its two kept outcomes)
+    // equal the model one cycle earlier.
     wire [I-1:0] last_index = n - 1'b1;
     wire [I-1:0] soft_now = obs_last_granted_q ? obs_soft_granted_q : obs_soft_kept_q;
     wire [X-1:0] free_now = obs_last_granted_q ? obs_free_granted_q : obs_free_kept_q;
@@ -152,6 +153,7 @@ module soft_put_allocator_props #(parameter I = `IDX, parameter X = `IDX + 2) (
         assert(obs_entries_plus_one_q == n + 1);
         if (!broken) assert(m_shadow < n && m_soft < n);
         assert(obs_shadow_minus_n_q == m_shadow - n);
+        assert(obs_shadow_plus_n_q == m_shadow + n);
         assert({2'b00, shadow_gp_put} == m_shadow);
         if (reset1) begin
             assert(soft_now == {I{1'b0}} && free_now == {X{1'b0}} && lap_now == 16'd0);

@@ -90,6 +90,12 @@ fn wq5_wq6_wq10_allocator_grants_exactly_what_fits_before_shadow_answers_two_cyc
 }
 
 #[test]
+fn wq3_wq9_wq10_host_stops_a_channel_only_with_an_error_advances_only_executed_entries_and_holds_a_launch_until_taken(
+) {
+    prove(|c| c.unit == "host_interface");
+}
+
+#[test]
 fn wq4_acquire_check_answers_each_of_the_five_conditions_two_cycles_later() {
     prove(|c| c.unit == "acquire_check");
 }
@@ -145,6 +151,7 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "semaphore_memory",
         "acquire_check",
         "soft_put_allocator",
+        "host_interface",
         "batch_id_gen",
         "ssync",
         "so_crossbar",

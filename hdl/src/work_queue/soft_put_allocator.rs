@@ -25,8 +25,9 @@
 //!
 //! Pipeline (latency 2, one allocation per cycle): the request (count, set-up) is registered in
 //! the cycle it arrives, with what can be computed from the inputs alone: count - n, the set-up
-//! values, and the distance the shadow moved, d = wrap(value - shadow) (shadow GP_PUT and
-//! shadow GP_PUT - n are registers of this first stage). The atomic operation is in the next
+//! values, the distance the shadow moved, d = wrap(value - shadow), and n - d (shadow GP_PUT
+//! and shadow GP_PUT -/+ n are registers of this first stage; a shadow update passes soft
+//! GP_PUT when free >= n - d, one compare in the next stage). The atomic operation is in the next
 //! cycle, on the registers soft GP_PUT, lap and free = wrap(shadow - soft): it sees every shadow
 //! update up to the cycle of its request (the registered d of that cycle is added to free in
 //! the compare), so an allocation requested in the cycle of a shadow update is checked against
@@ -91,6 +92,11 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     shadow_gp_put_reg: DFF<Bits<IDX_BITS>>,
     /// shadow GP_PUT - n (mod 2^X_BITS), for the shadow's move and the request's need below.
     shadow_minus_n: DFF<Bits<X_BITS>>,
+    /// shadow GP_PUT + n, for the room a shadow move leaves (`req_room`).
+    shadow_plus_n: DFF<Bits<X_BITS>>,
+    /// n - d: the shadow update passes soft GP_PUT when free >= n - d (one compare in stage 2,
+    /// no adder before it).
+    req_room: DFF<Bits<X_BITS>>,
     /// The request's need against free: count - d (mod 2^X_BITS; d = 0 without a shadow
     /// update), so stage 2 decides with one subtraction: free - need >= 0.
     req_need: DFF<Bits<X_BITS>>,
@@ -127,6 +133,8 @@ pub struct SoftPutAllocator<const IDX_BITS: usize, const X_BITS: usize> {
     shadow_delta: Signal<Local, Bits<X_BITS>>,
     shadow_ahead: Signal<Local, Bits<X_BITS>>,
     shadow_behind: Signal<Local, Bits<X_BITS>>,
+    room_ahead: Signal<Local, Bits<X_BITS>>,
+    room_behind: Signal<Local, Bits<X_BITS>>,
     /// free + d (d = the shadow's move, 0 without an update) and free + d - count, from each
     /// outcome, and as picked by `last_granted`.
     granted_shadowed: Signal<Local, Bits<X_BITS>>,
@@ -196,6 +204,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             req_shadow_delta: Default::default(),
             shadow_gp_put_reg: Default::default(),
             shadow_minus_n: Default::default(),
+            shadow_plus_n: Default::default(),
+            req_room: Default::default(),
             req_need: Default::default(),
             last_index: Default::default(),
             entries_plus_one: Default::default(),
@@ -216,6 +226,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> SoftPutAllocator<IDX_BITS, X_BI
             shadow_delta: Default::default(),
             shadow_ahead: Default::default(),
             shadow_behind: Default::default(),
+            room_ahead: Default::default(),
+            room_behind: Default::default(),
             granted_shadowed: Default::default(),
             kept_shadowed: Default::default(),
             granted_after: Default::default(),
@@ -260,6 +272,8 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             req_shadow_delta,
             shadow_gp_put_reg,
             shadow_minus_n,
+            shadow_plus_n,
+            req_room,
             req_need,
             last_index,
             entries_plus_one,
@@ -304,6 +318,16 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
             self.shadow_delta.next = self.shadow_behind.val();
         }
+        // n - d: (shadow + n) - value, or shadow - value when the shadow wraps (each one
+        // subtraction from registers and the input, beside d's).
+        self.room_ahead.next = self.shadow_plus_n.q.val()
+            - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+        self.room_behind.next = bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_reg.q.val())
+            - bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val());
+        self.req_room.d.next = self.room_ahead.val();
+        if self.shadow_gp_put_value.val() < self.shadow_gp_put_reg.q.val() {
+            self.req_room.d.next = self.room_behind.val();
+        }
         // d is 0 in a cycle without a shadow update, so stage 2 always adds it.
         // need = count - d: count + shadow - value, or count + (shadow - n) - value when the
         // shadow wraps; each one carry chain after a carry-save step (-value = !value + 1).
@@ -341,15 +365,23 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.shadow_minus_n.d.next =
                 bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
                     - self.ring_entries.val();
+            self.shadow_plus_n.d.next =
+                bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
+                    + self.ring_entries.val();
         }
         if self.setup_valid.val() {
             // Shadow GP_PUT = wrap(GP_GET - 1): the last index before 0.
             self.shadow_gp_put_reg.d.next = self.setup_gp_get.val() - bits::<IDX_BITS>(1);
             self.shadow_minus_n.d.next = bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
                 - self.entries_plus_one.q.val();
+            // wrap(GP_GET - 1) + n = GP_GET + (n - 1), or (n - 1) + n at GP_GET 0.
+            self.shadow_plus_n.d.next = bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
+                + bit_cast::<X_BITS, IDX_BITS>(self.last_index.q.val());
             if self.setup_gp_get.val() == bits::<IDX_BITS>(0) {
                 self.shadow_gp_put_reg.d.next = self.last_index.q.val();
                 self.shadow_minus_n.d.next = !bits::<X_BITS>(0);
+                self.shadow_plus_n.d.next =
+                    bit_cast::<X_BITS, IDX_BITS>(self.last_index.q.val()) + self.ring_entries.val();
             }
         }
         // ---- Stage 2: the atomic operation on soft GP_PUT and free.
@@ -406,10 +438,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         } else {
             self.soft_granted.d.next = self.soft_plus_count.val();
         }
-        // Shadow GP_PUT never passes soft GP_PUT: free stays below n.
-        // (compared from each outcome, so the pick is after the compare, not before it)
-        self.passed_granted.next = self.granted_shadowed.val() >= self.ring_entries.val();
-        self.passed_kept.next = self.kept_shadowed.val() >= self.ring_entries.val();
+        // Shadow GP_PUT never passes soft GP_PUT: free + d stays below n, i.e. free < n - d
+        // (compared from each outcome, so the pick is after the compare, not before it).
+        self.passed_granted.next = self.free_granted.q.val() >= self.req_room.q.val();
+        self.passed_kept.next = self.free_kept.q.val() >= self.req_room.q.val();
         self.shadow_passed_soft.d.next = self.req_shadow.q.val() & self.passed_kept.val();
         if self.last_granted.q.val() {
             self.shadow_passed_soft.d.next = self.req_shadow.q.val() & self.passed_granted.val();
@@ -446,6 +478,7 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
             self.req_need.d.next = self.alloc_count.val();
             self.shadow_gp_put_reg.d.next = bits::<IDX_BITS>(0);
             self.shadow_minus_n.d.next = bits::<X_BITS>(0) - self.ring_entries.val();
+            self.shadow_plus_n.d.next = self.ring_entries.val();
             self.last_index.d.next = self.entries_minus_one.val();
             self.entries_plus_one.d.next = self.ring_entries.val() + self.one.val();
             self.soft_kept.d.next = bits::<IDX_BITS>(0);

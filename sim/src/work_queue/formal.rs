@@ -251,11 +251,76 @@ fn soft_put_allocator<const IB: usize, const XB: usize>() -> FormalCheck {
     }
 }
 
+/// `HostInterface` as exported (IDX_BITS = 8), on ABC: the stop rule of WQ-10, the advance
+/// rule (an entry leaves only after a command of it started, never on a stopped channel) and
+/// the launch channel's valid/ready rule (`synth/formal/host_interface_props.sv`); every
+/// configuration, memory word and semaphore value free. The helper invariants tie the host's
+/// step to the served channel (module doc of the props file); k = 4 then suffices. The mutants:
+/// a malformed entry does not stop its channel (caught at step 6: reset, pick, three fetch
+/// steps, the error), a malformed entry also advances GP_GET (step 7), a launch leaves without
+/// the handshake (step 10: an entry and a command fetched and executed): BMC to 16.
+fn host_interface() -> FormalCheck {
+    let mode = Mode::ProveMutantDeeper {
+        k: 4,
+        mutant_depth: 16,
+    };
+    FormalCheck {
+        unit: "host_interface",
+        props: "host_interface",
+        variant: String::new(),
+        verilog: Box::new(|| {
+            verilog_of(
+                super::system::SysHost::default(),
+                "host_interface",
+            )
+        }),
+        defines: vec![],
+        flatten: false,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "STOP",
+                claim: "stopped[c] stays high until a reset and rises exactly when error pulses for the served channel c (WQ-10)",
+                mode,
+                why: "inductive at k = 4 with the helper invariants (outside PICK the served channel is not stopped; error shows in PICK)",
+                mutant: Mutant {
+                    what: "a malformed entry of channel 0 does not stop it",
+                    find: r"chan_stopped\$0\$d = 1'b1;",
+                    replace: "chan_stopped$$0$$d = chan_stopped$$0$$q;",
+                },
+            },
+            Property {
+                name: "ADVANCE",
+                claim: "chan_advance[c] only for a channel not stopped, only after a command of its entry started since its last advance, never both channels at once; a command starts only on a channel not stopped, at its GP_GET (WQ-3, WQ-9, WQ-10)",
+                mode,
+                why: "inductive at k = 4 with the helper invariants (a started command marks its channel; a pending acquire's channel has started one)",
+                mutant: Mutant {
+                    what: "a malformed entry of channel 1 also advances GP_GET",
+                    find: r"chan_stopped\$1\$d = 1'b1;",
+                    replace: "chan_stopped$$1$$d = 1'b1; advance_pulse$$1$$d = 1'b1;",
+                },
+            },
+            Property {
+                name: "LAUNCH",
+                claim: "a kernel launch offered and not taken stays offered with the same kernel and channel in the next cycle, unless a reset (X-2)",
+                mode,
+                why: "inductive at k = 4 with the helper invariants",
+                mutant: Mutant {
+                    what: "the launch step leaves without the handshake",
+                    find: r"(launch_valid = 1'b1;\s*)if \(launch_ready\) begin",
+                    replace: "${1}if (1'b1) begin",
+                },
+            },
+        ],
+    }
+}
+
 /// The work queue's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
         acquire_check(),
         soft_put_allocator::<3, 5>(),
+        host_interface(),
         ring("gp_fifo", WrapForm::Pow2),
         ring("gp_fifo_compare", WrapForm::Compare),
         semaphore_read(),
