@@ -455,12 +455,10 @@ impl<const IDX_BITS: usize, const X_BITS: usize> Logic for SoftPutAllocator<IDX_
         }
         self.violation.next = (self.alloc_valid.val()
             & (self.alloc_count.val() == bits::<X_BITS>(0)))
-            | (self.setup_valid.val()
-                & (bit_cast::<X_BITS, IDX_BITS>(self.setup_gp_get.val())
-                    >= self.ring_entries.val()))
+            // index >= n, as index > n - 1 (the registered last index: IDX_BITS-bit compares)
+            | (self.setup_valid.val() & (self.setup_gp_get.val() > self.last_index.q.val()))
             | (self.shadow_valid.val()
-                & (bit_cast::<X_BITS, IDX_BITS>(self.shadow_gp_put_value.val())
-                    >= self.ring_entries.val()))
+                & (self.shadow_gp_put_value.val() > self.last_index.q.val()))
             | self.shadow_passed_soft.q.val();
         self.resp_valid.next = self.resp_valid_reg.q.val();
         self.resp_ok.next = self.resp_ok_reg.q.val();

@@ -86,7 +86,7 @@ pub enum Solver {
     /// the SMT solvers do not return from (`ssync` SSOBO: 128-bit headroom arithmetic over free
     /// state, k = 2 in about 30 s; `batch_id_gen` IN_FLIGHT at window 16, k = 3) and finds deep
     /// counterexamples in a second (the window-16 mutant at step 18). A counterexample is
-    /// replayed by `yosys-smtbmc --aig` (with cvc5) on the SMT-LIB model into the VCD.
+    /// replayed by Yosys `sim` (`-r witness.aiw -map model.aim`) on the design into the VCD.
     Abc,
 }
 
@@ -503,6 +503,22 @@ fn build_model(
         if check.flatten { "flatten\n" } else { "" }
     );
     if check.solver == Solver::Abc {
+        // A counterexample's replay: Yosys `sim` on the design as it is before the gate
+        // mapping below (flat, memories as registers: the map file's names are its wires),
+        // the witness's inputs and initial registers applied (`abc_bmc` adds the `sim` line).
+        let before_gates = format!(
+            "{}{}memory_map\nopt -fast\nsetundef -undriven -anyseq\nopt_clean\n",
+            script.replace("write_smt2 -wires model.smt2\n", ""),
+            if check.flatten { "" } else { "flatten\n" }
+        );
+        std::fs::write(
+            dir.join("replay.ys"),
+            format!(
+                "{}# sim -clock clock -r witness.aiw -map model.aim -scope {}_props -vcd <file>\n",
+                before_gates, check.props
+            ),
+        )
+        .map_err(io)?;
         // The same design as a bit-level AIGER model for ABC: flat, memories as registers,
         // gates as ANDs and inverters, registers zero-initialized (a register without a reset
         // value gets a free input for its value at step 0). The map file names every input and
@@ -592,8 +608,10 @@ fn abc(dir: &Path, commands: &str) -> Result<String, String> {
 
 /// ABC's BMC (`bmc3`) of the model in `dir` to `depth` steps (0 ..= depth - 1, as
 /// `yosys-smtbmc -t depth`). With `vcd`, a counterexample is written there: ABC's witness
-/// replayed by `yosys-smtbmc --aig` on `model.smt2`, the step its assertion fails named by the
-/// replay.
+/// replayed by Yosys `sim` (`replay.ys`, the design before gate mapping) into the VCD, the step
+/// its assertion fails named by the replay. (Replaying with `yosys-smtbmc --aig` on the SMT-LIB
+/// model took cvc5 about 40 s a step on the 64-entry provoking-vertex cache; `sim` takes a
+/// second or two.)
 fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
     let text = abc(dir, &format!("bmc3 -F {}; write_cex -a witness.aiw", depth))?;
     if text.contains(&format!("No output asserted in {} frames", depth)) {
@@ -612,24 +630,44 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
     match vcd {
         None => Ok(Smt::Failed { step: frame }),
         Some(vcd) => {
-            let mut cmd = Command::new("yosys-smtbmc");
-            cmd.current_dir(dir)
-                .args(["-s", Solver::Abc.name(), "--aig", "model.aim:witness.aiw"])
-                .args(["--aig-noheader", "-t", &(frame + 1).to_string()])
-                .arg("--dump-vcd")
-                .arg(vcd)
-                .arg("model.smt2");
-            let out = run(&mut cmd)?;
+            let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
+            let prefix = std::fs::read_to_string(dir.join("replay.ys")).map_err(io)?;
+            let (prefix, sim) = prefix
+                .rsplit_once("# sim ")
+                .ok_or("replay.ys: no sim line")?;
+            let sim = sim.trim().replace("<file>", &vcd.display().to_string());
+            std::fs::write(
+                dir.join("replay_run.ys"),
+                format!("{}sim {}\n", prefix, sim),
+            )
+            .map_err(io)?;
+            let out = run(Command::new("yosys")
+                .current_dir(dir)
+                .args(["-s", "replay_run.ys"]))?;
             let text = String::from_utf8_lossy(&out.stdout);
-            if !text.contains("Status: FAILED") {
+            let cycle = Regex::new(r"^Simulating cycle (\d+)\.").expect("static regex");
+            let mut step = None;
+            for line in text.lines() {
+                if let Some(c) = cycle.captures(line) {
+                    step = c[1].parse::<u32>().ok();
+                } else if line.contains("Assert ") && line.contains(" failed") {
+                    break;
+                }
+            }
+            if !text
+                .lines()
+                .any(|l| l.contains("Assert ") && l.contains(" failed"))
+                || !out.status.success()
+            {
                 return Err(format!(
-                    "ABC's counterexample (frame {}) did not replay on the SMT-LIB model: {}",
+                    "ABC's counterexample (frame {}) did not fail an assertion in Yosys `sim`: {}",
                     frame,
                     text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
                 ));
             }
-            let step = last_checked_step(&text).unwrap_or(frame);
-            Ok(Smt::Failed { step })
+            Ok(Smt::Failed {
+                step: step.unwrap_or(frame),
+            })
         }
     }
 }
@@ -691,7 +729,7 @@ pub fn report_rows(results: &[FormalResult]) -> Vec<String> {
 /// The header of `synth/FORMAL.md`.
 pub const REPORT_HEADER: &str = "# Formal proofs\n\n\
 Written by `ppu formal` (Yosys `read_verilog -formal`, `prep`, `write_smt2`; `yosys-smtbmc -s z3`, or cvc5 where the mode says so; cvc5 bitblast: cvc5 with `--bv-solver=bitblast-internal`; \
-abc: the same model as AIGER checked by ABC (`yosys-abc`: `fold`, `orpos`, `bmc3` for the base case and bounded checks, `ind` for the induction step), a counterexample replayed by `yosys-smtbmc --aig` into its VCD). \
+abc: the same model as AIGER checked by ABC (`yosys-abc`: `fold`, `orpos`, `bmc3` for the base case and bounded checks, `ind` for the induction step), a counterexample replayed by Yosys `sim` into its VCD). \
 Each unit's properties are in `synth/formal/<unit>_props.sv` (`gp_fifo_compare` shares `gp_fifo_props.sv`), a wrapper around the exported \
 module with assumptions on its inputs (reset first, valid/ready: a producer holds valid and \
 payload until the transfer) and assertions on its outputs. prove (k=N): k-induction (BMC base \
