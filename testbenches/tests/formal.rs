@@ -128,6 +128,18 @@ fn pa2_pa3_pa4_multicast_emits_each_set_bit_once_in_ascending_order_at_its_layer
 }
 
 #[test]
+fn pa4_pa2_pa3_order_sequencer_never_overflows_its_beat_fifo_holds_a_beat_on_offer_and_sends_a_batch_in_viewport_order(
+) {
+    prove(|c| c.unit == "order_sequencer");
+}
+
+#[test]
+fn pa6_provoking_vertex_cache_answers_as_the_model_never_shares_a_provoking_vertex_and_keeps_tags_unique(
+) {
+    prove(|c| c.unit == "provoking_vertex_cache");
+}
+
+#[test]
 fn br4_br5_counter_releases_exactly_at_pipes_arrivals_and_its_mutants_fail() {
     prove(|c| c.unit == "barrier_counter");
 }
@@ -157,6 +169,8 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "so_crossbar",
         "viewport_swizzle",
         "viewport_multicast",
+        "order_sequencer",
+        "provoking_vertex_cache",
         "barrier_counter",
         "prop",
     ];

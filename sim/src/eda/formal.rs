@@ -748,7 +748,11 @@ pub const REPORT_FOOTER: &str = "\nBounded only:\n\n\
 - `prop` (NO_EARLY, ORDER): bounded to 10 steps, which cover a barrier of the tracked tile given \
 out, its items held behind the flag, other tiles passing, the release and the held item's exit \
 after it. Its state (eight 32-bit flag words, eight hold slots, the arrival slots, the stage) has \
-no helper invariants yet, so no induction; ABC's BMC to 12 steps takes over 3 minutes.\n";
+no helper invariants yet, so no induction; ABC's BMC to 12 steps takes over 3 minutes.\n\
+- `order_sequencer` (ORDER, LAYER): bounded to 12 steps, which cover a batch of two primitives taken \
+at steps 1 and 2 and its first five beats (steps 7 to 11: its kill beats, then a viewport pass of both \
+primitives). The scan (pass, position, stages T and P, the beat FIFO) has no helper invariants tying it \
+to the tracked batch yet, so no induction; ABC's BMC takes 15 s to 13 steps and 3 minutes to 15.\n";
 
 /// Replace the rows of the units in `results` in `old` (a report) by the new ones, keeping the
 /// other units' rows; rows in the order of `order` (unit names).

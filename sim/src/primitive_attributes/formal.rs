@@ -1,8 +1,12 @@
 //! Formal properties of the primitive-attribute units (`synth/formal/<unit>_props.sv`, run by
-//! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code, and the viewport
-//! multicast's beat order and layers against PA-2, PA-3 and PA-4 (strict order).
+//! `ppu formal`): the viewport swizzle's datapath against PA-5, for every code, the viewport
+//! multicast's beat order and layers against PA-2, PA-3 and PA-4 (strict order), the order
+//! sequencer's beat FIFO and hand-shake (proved) and its batch order and layers against PA-4
+//! viewport order (bounded), and the provoking-vertex cache's results and tags against PA-6.
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
+use ppu_hdl::primitive_attributes::order_sequencer::OrderSequencer;
+use ppu_hdl::primitive_attributes::provoking_vertex_cache::ProvokingVertexCache;
 use ppu_hdl::primitive_attributes::viewport_multicast::ViewportMulticast;
 use ppu_hdl::primitive_attributes::viewport_swizzle::ViewportSwizzle;
 
@@ -93,7 +97,157 @@ fn viewport_multicast() -> FormalCheck {
     }
 }
 
+/// `ProvokingVertexCache` as exported (64 entries), `capacity` at most 4 (static during a run:
+/// assumed constant). Every entry is the same logic and the FIFO pointer wraps at `capacity`, so
+/// 4 entries have every case (hit, miss, provoking with and without a shared entry, the pointer
+/// on the matched entry, the wrap); entries 4..63 are proved never valid. On ABC, k = 2: the
+/// helper invariants tie the entries and the pointer to the props' model, the lookups in stages
+/// A, M and B to its queue of lookups, B's match vector, found and allocation decision and M's
+/// current matches to the entries, and the two result slots to its queue of results. The
+/// mutants' BMC runs to 14 steps: three lookups allocate and a fourth wraps (step 7). The
+/// counterexample's replay on the SMT-LIB model (cvc5) is most of the unit's time (about 40 s
+/// per mutant: 64 entries of 21-bit tags, flattened).
+fn provoking_vertex_cache() -> FormalCheck {
+    let prove = Mode::ProveMutantDeeper {
+        k: 2,
+        mutant_depth: 14,
+    };
+    FormalCheck {
+        unit: "provoking_vertex_cache",
+        props: "provoking_vertex_cache",
+        variant: "capacity <= 4".into(),
+        verilog: Box::new(|| verilog_of(ProvokingVertexCache::default(), "provoking_vertex_cache")),
+        defines: vec![("CAP".into(), "4".into())],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "RESULT",
+                claim: "every result is the model's for the oldest lookup not answered (lookups one at a time in order): a non-provoking lookup hits the valid entry with its tag, else allocates at the FIFO pointer; a provoking one never hits, invalidates the entry with its tag (invalidated) and allocates; the lookup echoed (PA-6)",
+                mode: prove,
+                why: "inductive with helper invariants tying the entries and pointer to the model, the stages' lookups to its queue and B's and M's match vectors to the entries",
+                mutant: Mutant {
+                    what: "the allocation pointer wraps one entry late (allocates at capacity)",
+                    find: r"alloc_next\$q\} \+ 7'h1 >= capacity\)",
+                    replace: "alloc_next$$q} + 7'h1 > capacity)",
+                },
+            },
+            Property {
+                name: "UNIQUE",
+                claim: "never two valid entries with the same tag (vertex, viewport), and no entry at or above capacity valid (PA-6)",
+                mode: prove,
+                why: "the same helper invariants: the entries are the model's, whose tags are unique by construction",
+                mutant: Mutant {
+                    what: "a provoking lookup does not invalidate the shared entry (low bank)",
+                    find: r"invalid_mask_lo = b_match_lo\$q;",
+                    replace: "invalid_mask_lo = 32'h0;",
+                },
+            },
+        ],
+    }
+}
+
+/// `OrderSequencer` as exported (256-entry batch memories, 6-beat FIFO), `batch_size` at most
+/// 2 (static, set during reset: assumed constant), its four block RAMs abstracted (the props
+/// model words 0 and 1, all a batch of at most 2 writes and reads). A batch of two primitives
+/// has every case of the documented order (kill beats before the passes, two primitives in one
+/// viewport pass in primitive order, a pass skipped); every batch size runs the same scan.
+///
+/// NOFULL and HOLD are proved (ABC, k = 1 and 2) with helper invariants on the beat FIFO (count,
+/// pointers) and the issue rule (fill plus beats on their way at most 6). ORDER and LAYER are
+/// bounded to 12 steps: a batch of two primitives taken at steps 1 and 2 (after the reset and
+/// the registered `batch_size` check) has its first beat at step 7 (five cycles after its last
+/// primitive) and four more by step 11, which covers kill beats then the first viewport pass,
+/// and a pass with both primitives. ABC's BMC takes 0.6 s to 10 steps, 15 s to 13 and 3 minutes
+/// to 15 (the tracked batch's beats ahead, the FIFO's six 103-bit slots, free RAM data), and
+/// the unit has no helper invariants tying the scan (pass, position, stages T and P, FIFO) to
+/// the tracked batch yet, so no induction: the reason is in `synth/FORMAL.md`.
+fn order_sequencer() -> FormalCheck {
+    let bmc = Mode::Bmc { depth: 12 };
+    FormalCheck {
+        unit: "order_sequencer",
+        props: "order_sequencer",
+        variant: "batch_size <= 2".into(),
+        verilog: Box::new(order_sequencer_verilog),
+        defines: vec![("BS".into(), "2".into())],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "ORDER",
+                claim: "a tracked batch leaves after the beats ahead of it as: a kill beat (viewport 0, first and last) per mask-0 primitive in primitive order, then per viewport ascending one beat per primitive with that bit in primitive order, first/last exactly at the lowest/highest bit of its mask, each owed beat once; nothing before it closes; no beat not owed (PA-4 viewport order, PA-2)",
+                mode: bmc,
+                why: "12 steps: a batch of two taken at steps 1 and 2 leaves its first five beats at steps 7..11 (kill beats, then a viewport pass of both primitives); deeper BMC grows past minutes and the scan has no helper invariants yet",
+                mutant: Mutant {
+                    what: "a closing batch starts at its lowest viewport, skipping the kill pass",
+                    find: r"pass_kill\$d = 1'b1;",
+                    replace: "pass_kill$$d = 1'b0;",
+                },
+            },
+            Property {
+                name: "LAYER",
+                claim: "every beat of a tracked batch carries its primitive's instance and layer, plus the beat's viewport (mod 2^32) with the layer offset on and not on a kill beat (PA-3)",
+                mode: bmc,
+                why: "12 steps, as ORDER: the first five beats of a batch of two",
+                mutant: Mutant {
+                    what: "the layer offset never added",
+                    find: r"test_layer_add\$d = read_viewport\$q;",
+                    replace: "test_layer_add$$d = 4'h0;",
+                },
+            },
+            Property {
+                name: "NOFULL",
+                claim: "with a valid batch_size violation stays low: a beat never finds the beat FIFO full (the issue rule: a read only while the FIFO holds fewer than 3 beats)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 16,
+                },
+                why: "1-inductive with the FIFO's count and pointer invariants and fill plus beats on their way at most 6; the mutant needs a 16-beat primitive issued against a stalled consumer until the FIFO overflows (step 11)",
+                mutant: Mutant {
+                    what: "reads issued while the FIFO holds up to 3 beats (limit 4)",
+                    find: r"localparam  issue_fill_limit = 3'b11;",
+                    replace: "localparam  issue_fill_limit = 3'b100;",
+                },
+            },
+            Property {
+                name: "HOLD",
+                claim: "a beat on offer and not taken stays on offer, unchanged, the next cycle",
+                mode: Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 12,
+                },
+                why: "2-inductive with the FIFO's count and pointer invariants (its head slot is never written while it holds a beat); the mutant needs a first beat on offer (step 7)",
+                mutant: Mutant {
+                    what: "the beat FIFO popped whatever the consumer's ready",
+                    find: r"beats\$rd_ready = out_ready;",
+                    replace: "beats$$rd_ready = 1'b1;",
+                },
+            },
+        ],
+    }
+}
+
+/// The batch memories abstracted (read data free, nothing stored): the props model the words a
+/// batch of at most 2 uses.
+const ABSTRACT_BATCH_RAM: &str = r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end";
+
+fn order_sequencer_verilog() -> String {
+    let v = verilog_of(OrderSequencer::default(), "order_sequencer");
+    let re = regex::Regex::new(ABSTRACT_BATCH_RAM).expect("static regex");
+    assert_eq!(
+        re.find_iter(&v).count(),
+        4,
+        "order_sequencer: four batch RAMs"
+    );
+    re.replace_all(&v, "read_data <= $$anyseq;").into_owned()
+}
+
 /// The primitive-attribute mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
-    vec![viewport_swizzle(), viewport_multicast()]
+    vec![
+        viewport_swizzle(),
+        viewport_multicast(),
+        order_sequencer(),
+        provoking_vertex_cache(),
+    ]
 }
