@@ -86,7 +86,8 @@ pub enum Solver {
     /// the SMT solvers do not return from (`ssync` SSOBO: 128-bit headroom arithmetic over free
     /// state, k = 2 in about 30 s; `batch_id_gen` IN_FLIGHT at window 16, k = 3) and finds deep
     /// counterexamples in a second (the window-16 mutant at step 18). A counterexample is
-    /// replayed by Yosys `sim` (`-r witness.aiw -map model.aim`) on the design into the VCD.
+    /// replayed by Yosys `sim` (`-r witness.aiw -map model.aim`) on the design into the VCD (by
+    /// `yosys-smtbmc --aig` with cvc5 where `sim` cannot: a free `$anyseq` value).
     Abc,
 }
 
@@ -608,10 +609,8 @@ fn abc(dir: &Path, commands: &str) -> Result<String, String> {
 
 /// ABC's BMC (`bmc3`) of the model in `dir` to `depth` steps (0 ..= depth - 1, as
 /// `yosys-smtbmc -t depth`). With `vcd`, a counterexample is written there: ABC's witness
-/// replayed by Yosys `sim` (`replay.ys`, the design before gate mapping) into the VCD, the step
-/// its assertion fails named by the replay. (Replaying with `yosys-smtbmc --aig` on the SMT-LIB
-/// model took cvc5 about 40 s a step on the 64-entry provoking-vertex cache; `sim` takes a
-/// second or two.)
+/// replayed by Yosys `sim` ([`sim_replay`], a second or two), or where that cannot replay it by
+/// `yosys-smtbmc --aig` ([`smtbmc_replay`]), the step its assertion fails named by the replay.
 fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
     let text = abc(dir, &format!("bmc3 -F {}; write_cex -a witness.aiw", depth))?;
     if text.contains(&format!("No output asserted in {} frames", depth)) {
@@ -629,47 +628,73 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
         })?;
     match vcd {
         None => Ok(Smt::Failed { step: frame }),
-        Some(vcd) => {
-            let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
-            let prefix = std::fs::read_to_string(dir.join("replay.ys")).map_err(io)?;
-            let (prefix, sim) = prefix
-                .rsplit_once("# sim ")
-                .ok_or("replay.ys: no sim line")?;
-            let sim = sim.trim().replace("<file>", &vcd.display().to_string());
-            std::fs::write(
-                dir.join("replay_run.ys"),
-                format!("{}sim {}\n", prefix, sim),
-            )
-            .map_err(io)?;
-            let out = run(Command::new("yosys")
-                .current_dir(dir)
-                .args(["-s", "replay_run.ys"]))?;
-            let text = String::from_utf8_lossy(&out.stdout);
-            let cycle = Regex::new(r"^Simulating cycle (\d+)\.").expect("static regex");
-            let mut step = None;
-            for line in text.lines() {
-                if let Some(c) = cycle.captures(line) {
-                    step = c[1].parse::<u32>().ok();
-                } else if line.contains("Assert ") && line.contains(" failed") {
-                    break;
-                }
-            }
-            if !text
-                .lines()
-                .any(|l| l.contains("Assert ") && l.contains(" failed"))
-                || !out.status.success()
-            {
-                return Err(format!(
-                    "ABC's counterexample (frame {}) did not fail an assertion in Yosys `sim`: {}",
-                    frame,
-                    text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
-                ));
-            }
-            Ok(Smt::Failed {
-                step: step.unwrap_or(frame),
-            })
+        Some(vcd) => match sim_replay(dir, vcd)? {
+            Some(step) => Ok(Smt::Failed { step }),
+            None => smtbmc_replay(dir, frame, vcd),
+        },
+    }
+}
+
+/// ABC's witness (`witness.aiw`) replayed by Yosys `sim` on the design before gate mapping
+/// (`replay.ys`) into `vcd`: the step of the first failing assertion, or `None` when the replay
+/// does not show one with every assumption holding before it (a free value the map file does
+/// not name, such as an abstracted RAM's `$anyseq` read, is not driven by the witness in
+/// Yosys 0.23's `sim`).
+fn sim_replay(dir: &Path, vcd: &Path) -> Result<Option<u32>, String> {
+    let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
+    let script = std::fs::read_to_string(dir.join("replay.ys")).map_err(io)?;
+    let (prefix, sim) = script
+        .rsplit_once("# sim ")
+        .ok_or("replay.ys: no sim line")?;
+    let sim = sim.trim().replace("<file>", &vcd.display().to_string());
+    std::fs::write(
+        dir.join("replay_run.ys"),
+        format!("{}sim {}\n", prefix, sim),
+    )
+    .map_err(io)?;
+    let out = run(Command::new("yosys")
+        .current_dir(dir)
+        .args(["-s", "replay_run.ys"]))?;
+    if !out.status.success() {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let cycle = Regex::new(r"^Simulating cycle (\d+)\.").expect("static regex");
+    let mut step = None;
+    for line in text.lines() {
+        if let Some(c) = cycle.captures(line) {
+            step = c[1].parse::<u32>().ok();
+        } else if line.contains("Assumption ") && line.contains(" failed") {
+            return Ok(None);
+        } else if line.contains("Assert ") && line.contains(" failed") {
+            return Ok(step);
         }
     }
+    Ok(None)
+}
+
+/// ABC's witness replayed by `yosys-smtbmc --aig` (cvc5) on `model.smt2` into `vcd`: the step
+/// its assertion fails. Slow on large models (about 40 s a step on the 64-entry provoking-vertex
+/// cache), used where Yosys `sim` cannot replay the witness.
+fn smtbmc_replay(dir: &Path, frame: u32, vcd: &Path) -> Result<Smt, String> {
+    let mut cmd = Command::new("yosys-smtbmc");
+    cmd.current_dir(dir)
+        .args(["-s", Solver::Abc.name(), "--aig", "model.aim:witness.aiw"])
+        .args(["--aig-noheader", "-t", &(frame + 1).to_string()])
+        .arg("--dump-vcd")
+        .arg(vcd)
+        .arg("model.smt2");
+    let out = run(&mut cmd)?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !text.contains("Status: FAILED") {
+        return Err(format!(
+            "ABC's counterexample (frame {}) did not replay on the SMT-LIB model: {}",
+            frame,
+            text.lines().rev().take(4).collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    let step = last_checked_step(&text).unwrap_or(frame);
+    Ok(Smt::Failed { step })
 }
 
 /// ABC's induction step: the assertions holding in k consecutive steps (from any state, the
