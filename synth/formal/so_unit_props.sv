@@ -8,7 +8,11 @@
 //   previous batch's second request and response (one batch in the request stage).
 // - COUNT (SO-7): the second request carries, per buffer, the sum (mod 2^32) of the bytes the
 //   shader reported for that buffer since the batch packet was taken.
-// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q
+// - ADVANCE (SO-11, the doc's write order): inside a job (up to its `job_done`) the buffers are
+//   written in ascending order, each in one run; a buffer's first transfer has `wr_index` 0 and
+//   each later one the offset and index of the one before plus the bytes it wrote (no gap, no
+//   overlap).
+// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q writing_reg$q slot_valid$0$q slot_valid$1$q slot_valid$2$q slot_valid$3$q slot_buffer$0$q slot_buffer$1$q slot_buffer$2$q slot_buffer$3$q slot_offset$0$q slot0_start$q job_bpc$q
 `default_nettype none
 module so_unit_props(
     input wire clock,
@@ -138,6 +142,47 @@ module so_unit_props(
     // Helper invariant: while a batch is in the request stage, the counts are the props' sums.
     always @(*) if (live && obs_request_busy_q)
         assert(obs_second_data_reg_q == f_sums);
+`endif
+`endif
+
+`ifdef P_ADVANCE
+    wire xfer = wr_valid && wr_ready;
+    reg f_prev = 1'b0;
+    reg [1:0] f_buf;
+    reg [31:0] f_off, f_bytes, f_idx;
+    always @(posedge clock)
+        if (reset) f_prev <= 1'b0;
+        else if (xfer) begin
+            f_prev <= !job_done;
+            f_buf <= wr_buffer; f_off <= wr_offset; f_bytes <= wr_bytes; f_idx <= wr_index;
+        end
+    wire f_same = f_prev && wr_buffer == f_buf;
+    always @(*) if (live && xfer) begin
+        if (f_prev) assert(wr_buffer >= f_buf);
+        if (f_same) assert(wr_offset == f_off + f_bytes && wr_index == f_idx + f_bytes);
+        else assert(wr_index == 32'd0);
+    end
+`ifndef MUTANT
+    // Helper invariants: a job under way is being written; slot 0 is valid while writing, no
+    // slot when idle; the valid slots hold ascending buffers; slot 0's offset and start against the last transfer
+    // (of its buffer: then a full transfer of the job's bytes per transfer).
+    always @(*) if (live) begin
+        if (f_prev) assert(obs_writing_reg_q && obs_slot_buffer_0_q >= f_buf);
+        if (obs_writing_reg_q) assert(obs_slot_valid_0_q);
+        else assert(!obs_slot_valid_0_q && !obs_slot_valid_1_q && !obs_slot_valid_2_q
+            && !obs_slot_valid_3_q);
+        if (obs_slot_valid_1_q)
+            assert(obs_slot_valid_0_q && obs_slot_buffer_0_q < obs_slot_buffer_1_q);
+        if (obs_slot_valid_2_q)
+            assert(obs_slot_valid_1_q && obs_slot_buffer_1_q < obs_slot_buffer_2_q);
+        if (obs_slot_valid_3_q)
+            assert(obs_slot_valid_2_q && obs_slot_buffer_2_q < obs_slot_buffer_3_q);
+        if (f_prev && obs_slot_buffer_0_q == f_buf)
+            assert(obs_slot_offset_0_q == f_off + f_bytes
+                && obs_slot_offset_0_q - obs_slot0_start_q == f_idx + f_bytes
+                && f_bytes == obs_job_bpc_q);
+        else if (obs_writing_reg_q) assert(obs_slot_offset_0_q == obs_slot0_start_q);
+    end
 `endif
 `endif
 endmodule

@@ -114,9 +114,13 @@ pub fn checks() -> Vec<FormalCheck> {
 /// handed over only with both requests sent and its response in). ORDER is
 /// 1-inductive with the request stage's flags against the props' (second request and response
 /// owed); COUNT with the second request's register equal to the props' per-buffer sums while a
-/// batch is in the request stage. The mutants' BMC: reset (step 0), a batch packet taken
-/// (step 1), the first request offered and the end packet or a count taken (step 2), the
-/// second request offered (step 3).
+/// batch is in the request stage. ADVANCE is 3-inductive with the write slots' helper
+/// invariants: the write order the hand-over reads is registered twice from the counts (the
+/// set of buffers with bytes, then the order), and a settled job has held its counts for that
+/// long; at k = 2 ABC finds no proof. The mutants' BMC: reset (step 0), a
+/// batch packet taken (step 1), the first request, a count and the end packet taken (step 2),
+/// the second request and the response taken (step 3), the hand-over (step 5), the job's
+/// transfers from step 6.
 fn so_unit() -> FormalCheck {
     FormalCheck {
         unit: "so_unit",
@@ -134,7 +138,7 @@ fn so_unit() -> FormalCheck {
                     k: 2,
                     mutant_depth: 6,
                 },
-                why: "2-inductive (a claim over two cycles) with the settled-job helper invariant (the output registers change only when taken or idle); the mutant's BMC reaches a second batch packet while the first request waits (step 2)",
+                why: "2-inductive (a claim over two cycles) with the settled-job helper invariant (the output registers change only when taken or idle); the mutant's BMC reaches a second batch packet taken while the first request waits",
                 mutant: Mutant {
                     what: "a batch packet is taken while a batch is in the request stage (its first request overwritten)",
                     find: MUTANT_SO_HANDSHAKE_FIND,
@@ -167,6 +171,20 @@ fn so_unit() -> FormalCheck {
                     what: "buffer 1's bytes are added to lane 1 from lane 0's count",
                     find: MUTANT_SO_COUNT_FIND,
                     replace: MUTANT_SO_COUNT_REPLACE,
+                },
+            },
+            Property {
+                name: "ADVANCE",
+                claim: "inside a job (up to its job_done) the buffers are written in ascending order, each in one run; a buffer's first transfer has wr_index 0 and each later one the offset and index of the one before plus the bytes it wrote: no gap, no overlap (SO-11)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 3,
+                    mutant_depth: 12,
+                },
+                why: "3-inductive with the slot helper invariants (no slot when idle, ascending valid slots, slot 0's offset and start against the last transfer): the write order read at the hand-over is two registers behind the counts, which a settled job has held for that long (not 2-inductive); the mutant's BMC reaches a job's second transfer to one buffer",
+                mutant: Mutant {
+                    what: "slot 0's offset advances one byte more than a full transfer",
+                    find: r"slot_offset\$0\$d = slot_offset\$0\$q \+ job_bpc\$q;",
+                    replace: "slot_offset$$0$$d = slot_offset$$0$$q + job_bpc$$q + 32'h1;",
                 },
             },
         ],
