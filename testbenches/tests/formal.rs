@@ -150,6 +150,18 @@ fn br6_prop_gives_no_item_of_a_held_tile_out_before_its_release_and_keeps_tile_o
 }
 
 #[test]
+fn so8_so11_so_unit_holds_its_offers_sends_the_second_request_after_the_first_with_the_counted_bytes_and_writes_each_buffer_in_one_gapless_run(
+) {
+    prove(|c| c.unit == "so_unit");
+}
+
+#[test]
+fn br3_br4_tiling_unit_holds_its_output_flushes_within_capacity_and_sends_each_barrier_after_its_flush(
+) {
+    prove(|c| c.unit == "tiling_unit");
+}
+
+#[test]
 fn every_unit_with_properties_is_in_a_test_above() {
     let covered = [
         "stream_fifo",
@@ -173,6 +185,8 @@ fn every_unit_with_properties_is_in_a_test_above() {
         "provoking_vertex_cache",
         "barrier_counter",
         "prop",
+        "so_unit",
+        "tiling_unit",
     ];
     for c in registry::formal_checks() {
         assert!(

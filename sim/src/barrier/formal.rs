@@ -7,6 +7,7 @@ use crate::eda::export::verilog_of;
 use crate::eda::formal::{mutate, FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::barrier::barrier_counter::BarrierCounter;
 use ppu_hdl::barrier::prop::Prop;
+use ppu_hdl::barrier::tiling_unit::TilingUnit;
 
 /// The barrier counter's block RAM made abstract for the proofs: every read returns a free
 /// value ($anyseq) and nothing is stored; `barrier_counter_props.sv` constrains the reads of
@@ -211,5 +212,89 @@ pub fn checks() -> Vec<FormalCheck> {
         barrier_counter::<4, 2>(Solver::Abc),
         barrier_counter_sweep::<4, 2>(Solver::Abc),
         prop(),
+        tiling_unit(),
     ]
+}
+
+/// The tiling unit's four block RAMs made abstract: every read returns a free value ($anyseq)
+/// and nothing is stored. An over-approximation: the properties below are about the bin's
+/// count, the flush sequence and the output register, which hold for any answer of the RAMs
+/// (the walk may then visit any entries in any order, or stop early).
+const TILING_RAM_FIND: &str = r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end";
+
+/// `TilingUnit` as exported (it has no parameters) with its block RAMs abstracted.
+fn tiling_unit_verilog() -> String {
+    let v = verilog_of(TilingUnit::default(), "tiling_unit");
+    let re = regex::Regex::new(TILING_RAM_FIND).expect("static regex");
+    assert_eq!(
+        re.find_iter(&v).count(),
+        4,
+        "tiling_unit: block RAM pattern"
+    );
+    re.replace_all(&v, "read_data <= $$anyseq;").into_owned()
+}
+
+/// The tiling unit as exported (256 cache tiles, up to 256 entries), its block RAMs abstracted
+/// ([`TILING_RAM_FIND`]), on ABC; `bin_capacity` in 1..=256 and steady, every other input
+/// free. OUT_HOLD is a claim over two cycles, so k = 2 (it holds from every state). CAPACITY
+/// is 1-inductive with the count's companions (`bin_count_plus1`, `bin_count_plus2`,
+/// `bin_last`) and the count against the capacity per state; BARRIER with the owed barrier
+/// tied to a `barrier` flush under way. The mutants' BMC: reset (step 0), an item staged (1)
+/// and taken (2), a second entry or the end taken (3, 4), the flush from step 4 or 5 and its
+/// output from step 6; OUT_HOLD's mutant needs a tiled barrier's round (its second tile's
+/// barrier at step 10).
+fn tiling_unit() -> FormalCheck {
+    FormalCheck {
+        unit: "tiling_unit",
+        props: "tiling_unit",
+        variant: "block RAMs abstracted".into(),
+        verilog: Box::new(tiling_unit_verilog),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "OUT_HOLD",
+                claim: "an item offered towards setup and not taken is offered again in the next cycle, unchanged (output valid/ready)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 14,
+                },
+                why: "2-inductive (a claim over two cycles; the output register changes only when free or taken); the mutant's BMC reaches a flush after a tiled barrier emitting the second tile's barrier into the held first (step 10)",
+                mutant: Mutant {
+                    what: "an emitted item replaces the output register even while it is held",
+                    find: r"emit_taken = ~out_valid_reg\$q \| out_ready;",
+                    replace: "emit_taken = 1'b1;",
+                },
+            },
+            Property {
+                name: "CAPACITY",
+                claim: "every flush reports at most bin_capacity entries and a threshold flush exactly bin_capacity: the entry that makes the count reach it is binned, then the unit flushes (BR-3)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 10,
+                },
+                why: "1-inductive with the count's companion registers and the count against the capacity per state; the mutant's BMC reaches two entries binned back to back at capacity 2 and the flush after them",
+                mutant: Mutant {
+                    what: "after binning an entry, the bin-full flag is computed from the old count",
+                    find: r"bin_last\$d = bin_count_plus2\$q == bin_capacity;",
+                    replace: "bin_last$$d = bin_count_plus1$$q == bin_capacity;",
+                },
+            },
+            Property {
+                name: "BARRIER",
+                claim: "a non-tiled barrier goes down the pipeline only after a flush with reason barrier started, once per such flush, and before the next flush starts (BR-4)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 10,
+                },
+                why: "1-inductive with the owed barrier tied to a barrier flush under way; the mutant's BMC reaches an end-of-frame flush of an empty bin and its output",
+                mutant: Mutant {
+                    what: "the last state of every flush (also threshold and end) sends a non-tiled barrier",
+                    find: r"if \(flush_reason_reg\$q == reason_barrier\) begin",
+                    replace: "if (1'b1) begin",
+                },
+            },
+        ],
+    }
 }

@@ -7,6 +7,7 @@ use super::tb::so_crossbar::RefCrossbar;
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::stream_out::batch_id_gen::BatchIdGen;
+use ppu_hdl::stream_out::so_unit::SoUnit;
 use ppu_hdl::stream_out::ssync::Ssync;
 
 /// SO-1's CONSECUTIVE: `k` = 4 lets the mutant's BMC hand out two IDs.
@@ -103,7 +104,91 @@ pub fn checks() -> Vec<FormalCheck> {
         ssync(),
         ssync_ssobo(),
         so_crossbar(),
+        so_unit(),
     ]
+}
+
+/// The SO unit as exported (it has no parameters), on ABC; every input but reset free (the
+/// claims need no handshake rule of the MPC, the shader, SSYNC or the memory). HANDSHAKE is a
+/// claim over two cycles (k = 2) with a settled job's flags as helper invariant (a job is
+/// handed over only with both requests sent and its response in). ORDER is
+/// 1-inductive with the request stage's flags against the props' (second request and response
+/// owed); COUNT with the second request's register equal to the props' per-buffer sums while a
+/// batch is in the request stage. ADVANCE is 3-inductive with the write slots' helper
+/// invariants: the write order the hand-over reads is registered twice from the counts (the
+/// set of buffers with bytes, then the order), and a settled job has held its counts for that
+/// long; at k = 2 ABC finds no proof. The mutants' BMC: reset (step 0), a
+/// batch packet taken (step 1), the first request, a count and the end packet taken (step 2),
+/// the second request and the response taken (step 3), the hand-over (step 5), the job's
+/// transfers from step 6.
+fn so_unit() -> FormalCheck {
+    FormalCheck {
+        unit: "so_unit",
+        props: "so_unit",
+        variant: String::new(),
+        verilog: Box::new(|| verilog_of(SoUnit::default(), "so_unit")),
+        defines: vec![],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![
+            Property {
+                name: "HANDSHAKE",
+                claim: "a first request, a second request and a write transfer once offered stay offered with the same payload until taken (SO-5, SO-7, SO-11, valid/ready)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 6,
+                },
+                why: "2-inductive (a claim over two cycles) with the settled-job helper invariant (the output registers change only when taken or idle); the mutant's BMC reaches a second batch packet taken while the first request waits",
+                mutant: Mutant {
+                    what: "a batch packet is taken while a batch is in the request stage (its first request overwritten)",
+                    find: MUTANT_SO_HANDSHAKE_FIND,
+                    replace: MUTANT_SO_HANDSHAKE_REPLACE,
+                },
+            },
+            Property {
+                name: "ORDER",
+                claim: "per batch the second request goes out only after its first request was taken (before or after the response: SO-8); a response is taken only for a first request taken and not yet answered, once; a new first request only after the previous batch's second request and response (SO-5, SO-7, SO-8, SO-9)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 6,
+                },
+                why: "1-inductive with the request stage's flags against the props' owed second request and response; the mutant's BMC reaches an end packet taken before the first request (step 3)",
+                mutant: Mutant {
+                    what: "the second request is offered while the first is still pending",
+                    find: MUTANT_SO_ORDER_FIND,
+                    replace: MUTANT_SO_ORDER_REPLACE,
+                },
+            },
+            Property {
+                name: "COUNT",
+                claim: "the second request carries per buffer the sum mod 2^32 of the bytes reported for that buffer since its batch packet was taken (SO-7)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 1,
+                    mutant_depth: 6,
+                },
+                why: "1-inductive with the second request's register equal to the props' sums while a batch is in the request stage; the mutant's BMC reaches a count taken and the second request offered (step 4)",
+                mutant: Mutant {
+                    what: "buffer 1's bytes are added to lane 1 from lane 0's count",
+                    find: MUTANT_SO_COUNT_FIND,
+                    replace: MUTANT_SO_COUNT_REPLACE,
+                },
+            },
+            Property {
+                name: "ADVANCE",
+                claim: "inside a job (up to its job_done) the buffers are written in ascending order, each in one run; a buffer's first transfer has wr_index 0 and each later one the offset and index of the one before plus the bytes it wrote: no gap, no overlap (SO-11)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 3,
+                    mutant_depth: 12,
+                },
+                why: "3-inductive with the slot helper invariants (no slot when idle, ascending valid slots, slot 0's offset and start against the last transfer): the write order read at the hand-over is two registers behind the counts, which a settled job has held for that long (not 2-inductive); the mutant's BMC reaches a job's second transfer to one buffer",
+                mutant: Mutant {
+                    what: "slot 0's offset advances one byte more than a full transfer",
+                    find: r"slot_offset\$0\$d = slot_offset\$0\$q \+ job_bpc\$q;",
+                    replace: "slot_offset$$0$$d = slot_offset$$0$$q + job_bpc$$q + 32'h1;",
+                },
+            },
+        ],
+    }
 }
 
 /// The crossbar as exported (4 SO units), on ABC. DELIVER tracks one request per channel (the
@@ -312,3 +397,14 @@ fn ssync_ssobo() -> FormalCheck {
         }],
     }
 }
+
+/// `so_unit`'s mutants (patterns of the exported Verilog).
+const MUTANT_SO_HANDSHAKE_FIND: &str = r"if \(batch_valid & ~request_busy\$q\) begin";
+const MUTANT_SO_HANDSHAKE_REPLACE: &str = "if (batch_valid) begin";
+const MUTANT_SO_ORDER_FIND: &str =
+    r"second_valid = request_busy\$q & request_second_pending\$q & ~request_first_pending\$q;";
+const MUTANT_SO_ORDER_REPLACE: &str = "second_valid = request_busy$$q & request_second_pending$$q;";
+const MUTANT_SO_COUNT_FIND: &str =
+    r"second_data_reg\$d\[32\+:32\] = second_data_reg\$q\[32\+:32\] \+ attr_bytes;";
+const MUTANT_SO_COUNT_REPLACE: &str =
+    "second_data_reg$$d[32+:32] = second_data_reg$$q[0+:32] + attr_bytes;";
