@@ -38,7 +38,8 @@
 //! registered before the decision that follows the list) and one barrier per cycle, plus two
 //! cycles per cache tile visited and one more per non-empty tile (its list's head and tail
 //! words are registered before they are compared); the output is a register (an item emitted
-//! in cycle t is at `out_*` in t+1). The unit accepts no input while it flushes.
+//! in cycle t is at `out_*` in t+1). The unit bins no input while it flushes: one item may be
+//! taken into its empty input stage as the flush starts and waits there until it ends.
 //!
 //! Latency: an entry is linked into its tile's list over three cycles after it is binned (its
 //! old tail's next pointer is written from registers in the third), so `idle` rises one cycle
