@@ -515,7 +515,7 @@ fn build_model(
         std::fs::write(
             dir.join("replay.ys"),
             format!(
-                "{}# sim -clock clock -r witness.aiw -map model.aim -scope {}_props -vcd <file>\n",
+                "{}# sim -clock clock -r witness.aiw -map model.aim -scope {}_props -timescale 1ns -vcd <file>\n",
                 before_gates, check.props
             ),
         )
