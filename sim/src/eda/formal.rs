@@ -247,28 +247,18 @@ fn run_property(
     );
     let dir = scratch_dir(&format!("formal-{}", tag)).map_err(|e| e.to_string())?;
     let model = build_model(check, verilog, props, p, &dir, false)?;
-    let depth = p.mode.depth();
     let solver = check.solver;
-    let base = if solver == Solver::Abc {
-        // One step more than the induction assumes (see `abc_induction`).
-        let base_depth = match p.mode {
-            Mode::Bmc { depth } => depth,
-            Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. } => k + 1,
-        };
-        abc_bmc(&dir, base_depth, None)?
-    } else {
-        smtbmc(solver, &model, depth, false, &dir.join("base.vcd"))?
+    // ABC's base case runs one step more than the induction assumes (see `abc_induction`).
+    let base_depth = match (solver, p.mode) {
+        (Solver::Abc, Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. }) => k + 1,
+        _ => p.mode.depth(),
     };
+    let base = bmc(solver, &dir, &model, base_depth, None)?;
     let (passed, detail) = match (&base, p.mode) {
         (Smt::Failed { step, .. }, _) => (false, format!("base case fails at step {}", step)),
         (Smt::Passed, Mode::Bmc { .. }) => (true, String::new()),
         (Smt::Passed, Mode::Prove { k } | Mode::ProveMutantDeeper { k, .. }) => {
-            let step = if solver == Solver::Abc {
-                abc_induction(&dir, k)?
-            } else {
-                smtbmc(solver, &model, k, true, &dir.join("step.vcd"))?
-            };
-            match step {
+            match induction_step(solver, &dir, &model, k)? {
                 Smt::Passed => (true, String::new()),
                 Smt::Failed { .. } => (false, format!("induction step fails at k={}", k)),
             }
@@ -281,11 +271,7 @@ fn run_property(
     std::fs::create_dir_all(&mdir).map_err(|e| e.to_string())?;
     let mmodel = build_model(check, &mutated, props, p, &mdir, true)?;
     let cex = mdir.join("cex.vcd");
-    let mutant_result = if solver == Solver::Abc {
-        abc_bmc(&mdir, p.mode.mutant_depth(), Some(&cex))?
-    } else {
-        smtbmc(solver, &mmodel, p.mode.mutant_depth(), false, &cex)?
-    };
+    let mutant_result = bmc(solver, &mdir, &mmodel, p.mode.mutant_depth(), Some(&cex))?;
     let mutant_caught = match mutant_result {
         Smt::Failed { step } if cex.is_file() => {
             let keep = crate::work_root().join("target").join("formal").join("cex");
@@ -312,6 +298,38 @@ fn run_property(
         mutant: p.mutant.what.to_string(),
         mutant_caught,
     })
+}
+
+/// Bounded model check of the model in `dir` (`model`: its SMT-LIB file) to `depth` steps on
+/// `solver`'s engine: ABC's `bmc3` on the AIGER model, or `yosys-smtbmc`. With `cex`, a
+/// counterexample is written there as a VCD.
+fn bmc(
+    solver: Solver,
+    dir: &Path,
+    model: &Path,
+    depth: u32,
+    cex: Option<&Path>,
+) -> Result<Smt, String> {
+    match solver {
+        Solver::Abc => abc_bmc(dir, depth, cex),
+        _ => smtbmc(
+            solver,
+            model,
+            depth,
+            false,
+            &cex.map(Path::to_path_buf)
+                .unwrap_or_else(|| dir.join("base.vcd")),
+        ),
+    }
+}
+
+/// The induction step over `k` cycles on `solver`'s engine: ABC's `ind`, or
+/// `yosys-smtbmc -i` (its counterexample to induction in `step.vcd`).
+fn induction_step(solver: Solver, dir: &Path, model: &Path, k: u32) -> Result<Smt, String> {
+    match solver {
+        Solver::Abc => abc_induction(dir, k),
+        _ => smtbmc(solver, model, k, true, &dir.join("step.vcd")),
+    }
 }
 
 /// Apply a mutant: its pattern must match exactly once.
