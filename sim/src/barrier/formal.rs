@@ -4,20 +4,12 @@
 //! `PIPES - 1`; the clear sweep after reset), and PROP against BR-4..BR-6 (no item of a held
 //! tile given out before its release; each tile's items in order, none lost or duplicated).
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{mutate, FormalCheck, Mode, Mutant, Property, Solver};
+use crate::eda::formal::{
+    abstract_block_rams, mutate, FormalCheck, Mode, Mutant, Property, Solver,
+};
 use ppu_hdl::barrier::barrier_counter::BarrierCounter;
 use ppu_hdl::barrier::prop::Prop;
 use ppu_hdl::barrier::tiling_unit::TilingUnit;
-
-/// The barrier counter's block RAM made abstract for the proofs: every read returns a free
-/// value ($anyseq) and nothing is stored; `barrier_counter_props.sv` constrains the reads of
-/// its tracked tile to the word last written there. An over-approximation: what holds for any
-/// answer of the RAM holds for the real one.
-const ABSTRACT_TILE_COUNTS: Mutant = Mutant {
-    what: "block RAM abstracted (free read data)",
-    find: r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
-    replace: "read_data <= $$anyseq;",
-};
 
 /// The clear sweep after reset cut to one tile (tile 0), so that tokens are taken from the
 /// second cycle after a reset; SWEEP proves the real sweep on the unit as exported.
@@ -27,11 +19,12 @@ const CUT_SWEEP: Mutant = Mutant {
     replace: "localparam  last_tile = 8'h00;",
 };
 
-/// The counter for `P` pipelines with its block RAM abstracted, and its sweep cut when `cut`
-/// is set.
+/// The counter for `P` pipelines with its block RAM abstracted ([`abstract_block_rams`]:
+/// `barrier_counter_props.sv` constrains the reads of its tracked tile to the word last
+/// written there), and its sweep cut when `cut` is set.
 fn counter_verilog<const P: usize, const S: usize>(cut: bool) -> String {
     let v = verilog_of(BarrierCounter::<P, S>::default(), "barrier_counter");
-    let v = mutate(&v, &ABSTRACT_TILE_COUNTS).expect("barrier_counter: block RAM pattern");
+    let v = abstract_block_rams(&v, 1).expect("barrier_counter");
     if cut {
         mutate(&v, &CUT_SWEEP).expect("barrier_counter: sweep pattern")
     } else {
@@ -216,26 +209,17 @@ pub fn checks() -> Vec<FormalCheck> {
     ]
 }
 
-/// The tiling unit's four block RAMs made abstract: every read returns a free value ($anyseq)
-/// and nothing is stored. An over-approximation: the properties below are about the bin's
-/// count, the flush sequence and the output register, which hold for any answer of the RAMs
-/// (the walk may then visit any entries in any order, or stop early).
-const TILING_RAM_FIND: &str = r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end";
-
-/// `TilingUnit` as exported (it has no parameters) with its block RAMs abstracted.
+/// `TilingUnit` as exported (it has no parameters) with its four block RAMs abstracted
+/// ([`abstract_block_rams`]): the properties below are about the bin's count, the flush
+/// sequence and the output register, which hold for any answer of the RAMs (the walk may then
+/// visit any entries in any order, or stop early).
 fn tiling_unit_verilog() -> String {
     let v = verilog_of(TilingUnit::default(), "tiling_unit");
-    let re = regex::Regex::new(TILING_RAM_FIND).expect("static regex");
-    assert_eq!(
-        re.find_iter(&v).count(),
-        4,
-        "tiling_unit: block RAM pattern"
-    );
-    re.replace_all(&v, "read_data <= $$anyseq;").into_owned()
+    abstract_block_rams(&v, 4).expect("tiling_unit")
 }
 
 /// The tiling unit as exported (256 cache tiles, up to 256 entries), its block RAMs abstracted
-/// ([`TILING_RAM_FIND`]), on ABC; `bin_capacity` in 1..=256 and steady, every other input
+/// ([`tiling_unit_verilog`]), on ABC; `bin_capacity` in 1..=256 and steady, every other input
 /// free. OUT_HOLD is a claim over two cycles, so k = 2 (it holds from every state). CAPACITY
 /// is 1-inductive with the count's companions (`bin_count_plus1`, `bin_count_plus2`,
 /// `bin_last`) and the count against the capacity per state; BARRIER with the owed barrier

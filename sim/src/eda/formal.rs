@@ -332,6 +332,28 @@ fn induction_step(solver: Solver, dir: &Path, model: &Path, k: u32) -> Result<Sm
     }
 }
 
+/// The block RAMs of an exported unit made abstract for a proof: every read returns a free
+/// value (`$anyseq`) and nothing is stored. An over-approximation: what holds for any answer
+/// of the RAM holds for the real one; a props file that needs a word constrains the reads of
+/// it to what was last written there. `count` is the number of `BlockRam`s the unit has: the
+/// pattern must match exactly that often.
+pub fn abstract_block_rams(verilog: &str, count: usize) -> Result<String, String> {
+    let re = Regex::new(
+        r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
+    )
+    .expect("static regex");
+    let n = re.find_iter(verilog).count();
+    if n != count {
+        return Err(format!(
+            "block RAM abstraction: the pattern matches {} times, not {}",
+            n, count
+        ));
+    }
+    Ok(re
+        .replace_all(verilog, "read_data <= $$anyseq;")
+        .into_owned())
+}
+
 /// Apply a mutant: its pattern must match exactly once.
 pub fn mutate(verilog: &str, m: &Mutant) -> Result<String, String> {
     let re = Regex::new(m.find).map_err(|e| format!("mutant `{}`: {}", m.what, e))?;

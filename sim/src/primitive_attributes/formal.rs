@@ -4,7 +4,7 @@
 //! sequencer's beat FIFO and hand-shake (proved) and its batch order and layers against PA-4
 //! viewport order (bounded), and the provoking-vertex cache's results and tags against PA-6.
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{FormalCheck, Mode, Mutant, Property, Solver};
+use crate::eda::formal::{abstract_block_rams, FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::primitive_attributes::order_sequencer::OrderSequencer;
 use ppu_hdl::primitive_attributes::provoking_vertex_cache::ProvokingVertexCache;
 use ppu_hdl::primitive_attributes::viewport_multicast::ViewportMulticast;
@@ -227,19 +227,11 @@ fn order_sequencer() -> FormalCheck {
     }
 }
 
-/// The batch memories abstracted (read data free, nothing stored): the props model the words a
-/// batch of at most 2 uses.
-const ABSTRACT_BATCH_RAM: &str = r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end";
-
+/// The sequencer as exported, its four batch memories abstracted ([`abstract_block_rams`]):
+/// the props model the words a batch of at most 2 uses.
 fn order_sequencer_verilog() -> String {
     let v = verilog_of(OrderSequencer::default(), "order_sequencer");
-    let re = regex::Regex::new(ABSTRACT_BATCH_RAM).expect("static regex");
-    assert_eq!(
-        re.find_iter(&v).count(),
-        4,
-        "order_sequencer: four batch RAMs"
-    );
-    re.replace_all(&v, "read_data <= $$anyseq;").into_owned()
+    abstract_block_rams(&v, 4).expect("order_sequencer")
 }
 
 /// The primitive-attribute mechanism's formal checks.

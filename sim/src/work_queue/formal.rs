@@ -8,7 +8,7 @@
 //! sweep after reset.
 use super::tb::RefGpFifo;
 use crate::eda::export::verilog_of;
-use crate::eda::formal::{mutate, FormalCheck, Mode, Mutant, Property, Solver};
+use crate::eda::formal::{abstract_block_rams, FormalCheck, Mode, Mutant, Property, Solver};
 use ppu_hdl::work_queue::ring_wrap::WrapForm;
 use ppu_hdl::work_queue::semaphore_memory::SemaphoreMemory;
 use ppu_hdl::work_queue::soft_put_allocator::SoftPutAllocator;
@@ -62,19 +62,12 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
     }
 }
 
-/// The semaphore memory's block RAM made abstract for the proofs: every read returns a free
-/// value ($anyseq) and nothing is stored; `semaphore_memory_props.sv` constrains a read of the
-/// tracked semaphore to the word last written there (an over-approximation of the RAM).
-const ABSTRACT_SEMAPHORE_RAM: Mutant = Mutant {
-    what: "block RAM abstracted (free read data)",
-    find: r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
-    replace: "read_data <= $$anyseq;",
-};
-
-/// `SemaphoreMemory` with `SB` index bits, its block RAM abstracted.
+/// `SemaphoreMemory` with `SB` index bits, its block RAM abstracted ([`abstract_block_rams`]:
+/// `semaphore_memory_props.sv` constrains a read of the tracked semaphore to the word last
+/// written there).
 fn semaphore_verilog<const SB: usize>() -> String {
     let v = verilog_of(SemaphoreMemory::<SB>::default(), "semaphore_memory");
-    mutate(&v, &ABSTRACT_SEMAPHORE_RAM).expect("semaphore_memory: block RAM pattern")
+    abstract_block_rams(&v, 1).expect("semaphore_memory")
 }
 
 /// READ at 4 semaphores (`SEM_BITS` = 2): the read path (three write bypasses, the registered
