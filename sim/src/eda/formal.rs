@@ -546,20 +546,13 @@ fn build_model(
     if check.solver == Solver::Abc {
         // A counterexample's replay: Yosys `sim` on the design as it is before the gate
         // mapping below (flat, memories as registers: the map file's names are its wires),
-        // the witness's inputs and initial registers applied (`abc_bmc` adds the `sim` line).
+        // the witness's inputs and initial registers applied (`sim_replay` adds the `sim`).
         let before_gates = format!(
             "{}{}memory_map\nopt -fast\nsetundef -undriven -anyseq\nopt_clean\n",
             script.replace("write_smt2 -wires model.smt2\n", ""),
             if check.flatten { "" } else { "flatten\n" }
         );
-        std::fs::write(
-            dir.join("replay.ys"),
-            format!(
-                "{}# sim -clock clock -r witness.aiw -map model.aim -scope {}_props -timescale 1ns -vcd <file>\n",
-                before_gates, check.props
-            ),
-        )
-        .map_err(io)?;
+        std::fs::write(dir.join("replay.ys"), before_gates).map_err(io)?;
         // The same design as a bit-level AIGER model for ABC: flat, memories as registers,
         // gates as ANDs and inverters, registers zero-initialized (a register without a reset
         // value gets a free input for its value at step 0). The map file names every input and
@@ -683,13 +676,13 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
 fn sim_replay(dir: &Path, vcd: &Path) -> Result<Option<u32>, String> {
     let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
     let script = std::fs::read_to_string(dir.join("replay.ys")).map_err(io)?;
-    let (prefix, sim) = script
-        .rsplit_once("# sim ")
-        .ok_or("replay.ys: no sim line")?;
-    let sim = sim.trim().replace("<file>", &vcd.display().to_string());
     std::fs::write(
         dir.join("replay_run.ys"),
-        format!("{}sim {}\n", prefix, sim),
+        format!(
+            "{}sim -clock clock -r witness.aiw -map model.aim -timescale 1ns -vcd {}\n",
+            script,
+            vcd.display()
+        ),
     )
     .map_err(io)?;
     let out = run(Command::new("yosys")
