@@ -141,7 +141,8 @@ fn command_tree() -> FormalCheck {
 /// at the first step tried (the helper invariants tie the observers to the phase). Z3 4.8.12
 /// does not leave step 0 (base case or induction, flat or hierarchical); cvc5 on the
 /// hierarchical model took 13 s a step by step 12; flattened, cvc5 does the 20-step base case in
-/// 85 s and the induction step in under a second.
+/// 85 s and the induction step in under a second; ABC (the solver now) proves each property
+/// in under 2 s and catches the mutants at the same steps as cvc5.
 ///
 /// WATCHDOG (ST-7): k = [`WATCHDOG_K`]. The helper invariants close the induction at once; the
 /// base case's depth is what the mutant needs: with a threshold of 2, after the reset (step 0) a
@@ -158,7 +159,7 @@ fn front_end_monitor() -> FormalCheck {
         verilog: Box::new(|| verilog_of(RefMonitor::new(&REF_CHAINS), "front_end_monitor")),
         defines: vec![("S".to_string(), REF_STAGES.to_string())],
         flatten: true,
-        solver: Solver::Cvc5,
+        solver: Solver::Abc,
         properties: vec![
             Property {
                 name: "STORE",

@@ -8,7 +8,8 @@ use rust_hdl::prelude::*;
 
 /// The FIFO's properties. k = DEPTH + 5: the base case and each mutant's BMC reach a full
 /// FIFO, a stalled write and its effect after the reset cycle; the helper invariants make every
-/// property inductive well within it.
+/// property inductive well within it. On ABC: the five depths take 17 s in all (Z3 took 160 s,
+/// 19 s for depth 8's ORDER alone), the mutants caught at the same steps.
 fn fifo_properties(depth: u32) -> Vec<Property> {
     let k = depth + 5;
     vec![
@@ -73,7 +74,7 @@ fn fifo<const D: usize, const PW: usize, const CW: usize>() -> FormalCheck {
             ("PW".into(), PW.to_string()),
         ],
         flatten: false,
-        solver: Solver::Z3,
+        solver: Solver::Abc,
         properties: fifo_properties(D as u32),
     }
 }

@@ -45,6 +45,7 @@ fn ring_properties() -> Vec<Property> {
     ]
 }
 
+/// On ABC: 1 to 4 s a property (Z3 took 7 to 21 s), the mutants caught at the same steps.
 fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
     let mut defines = vec![];
     if form == WrapForm::Compare {
@@ -57,7 +58,7 @@ fn ring(unit: &'static str, form: WrapForm) -> FormalCheck {
         verilog: Box::new(move || verilog_of(RefGpFifo::with_form(form), unit)),
         defines,
         flatten: false,
-        solver: Solver::Z3,
+        solver: Solver::Abc,
         properties: ring_properties(),
     }
 }
