@@ -12,7 +12,12 @@
 //   written in ascending order, each in one run; a buffer's first transfer has `wr_index` 0 and
 //   each later one the offset and index of the one before plus the bytes it wrote (no gap, no
 //   overlap).
-// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q writing_reg$q slot_valid$0$q slot_valid$1$q slot_valid$2$q slot_valid$3$q slot_buffer$0$q slot_buffer$1$q slot_buffer$2$q slot_buffer$3$q slot_offset$0$q slot0_start$q job_bpc$q
+// - REGION (SO-6, SO-11): every write transfer lies inside the region its job was granted: for
+//   buffer b, `wr_offset` is the job's response SSOBO[b] plus `wr_index`, and `wr_index +
+//   wr_bytes` (no wrap) is at most the bytes the job's second request counted for b; a
+//   transfer writes at least one byte. The job of a transfer is the oldest whose `job_done` has
+//   not pulsed, its response and counts as taken on the ports.
+// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q writing_reg$q request_offsets$q fit_check.writes$q prep_order0$q prep_order1$q prep_order2$q prep_order3$q prep_bpc$q prep_excess$0$q prep_excess$1$q prep_excess$2$q prep_excess$3$q prep_last$0$q prep_last$1$q prep_last$2$q prep_last$3$q slot_bytes$0$q slot_bytes$1$q slot_bytes$2$q slot_bytes$3$q slot_excess$0$q slot_excess$1$q slot_excess$2$q slot_excess$3$q slot_last$0$q slot_last$1$q slot_last$2$q slot_last$3$q slot_offset$1$q slot_offset$2$q slot_offset$3$q slot_valid$0$q slot_valid$1$q slot_valid$2$q slot_valid$3$q slot_buffer$0$q slot_buffer$1$q slot_buffer$2$q slot_buffer$3$q slot_offset$0$q slot0_start$q job_bpc$q
 `default_nettype none
 module so_unit_props(
     input wire clock,
@@ -182,6 +187,142 @@ module so_unit_props(
                 && obs_slot_offset_0_q - obs_slot0_start_q == f_idx + f_bytes
                 && f_bytes == obs_job_bpc_q);
         else if (obs_writing_reg_q) assert(obs_slot_offset_0_q == obs_slot0_start_q);
+    end
+`endif
+`endif
+`ifdef P_REGION
+    // `bytes_per_cycle` is at least 1 (the port's rule in the unit's doc).
+    always @(*) assume(bytes_per_cycle != 32'd0);
+    function [31:0] lane(input [127:0] m, input [1:0] b);
+        lane = m >> {b, 5'd0};
+    endfunction
+    // The props' jobs: the batch in the request stage (response and counts as taken on the
+    // ports), and a queue of the complete jobs whose `job_done` has not pulsed (head first).
+    wire batch_take = batch_valid && batch_ready;
+    wire resp_take = resp_valid && resp_ready;
+    wire second_take = second_valid && second_ready;
+    reg r_resp_got = 1'b0, r_second_got = 1'b0;
+    reg [127:0] r_resp, r_cnt;
+    wire r_resp_got_n = !batch_take && (r_resp_got || resp_take);
+    wire r_second_got_n = !batch_take && (r_second_got || second_take);
+    wire push = r_resp_got_n && r_second_got_n && !(r_resp_got && r_second_got);
+    wire [127:0] push_resp = resp_take ? resp_data : r_resp;
+    wire [127:0] push_cnt = second_take ? second_data : r_cnt;
+    reg [1:0] q_n = 2'd0;
+    reg [127:0] q_resp0, q_cnt0, q_resp1, q_cnt1;
+    wire [1:0] q_after_pop = q_n - {1'b0, job_done && q_n != 2'd0};
+    always @(posedge clock)
+        if (reset) begin
+            r_resp_got <= 1'b0; r_second_got <= 1'b0; q_n <= 2'd0;
+        end else begin
+            r_resp_got <= r_resp_got_n; r_second_got <= r_second_got_n;
+            if (resp_take) r_resp <= resp_data;
+            if (second_take) r_cnt <= second_data;
+            if (job_done && q_n != 2'd0) begin q_resp0 <= q_resp1; q_cnt0 <= q_cnt1; end
+            if (push) begin
+                if (q_after_pop == 2'd0) begin q_resp0 <= push_resp; q_cnt0 <= push_cnt; end
+                else begin q_resp1 <= push_resp; q_cnt1 <= push_cnt; end
+            end
+            q_n <= q_after_pop + {1'b0, push};
+        end
+    wire xfer = wr_valid && wr_ready;
+    wire [31:0] g_off = lane(q_resp0, wr_buffer);
+    wire [31:0] g_cnt = lane(q_cnt0, wr_buffer);
+    always @(*) if (live) begin
+        if (xfer) begin
+            assert(q_n != 2'd0);
+            assert(wr_offset == g_off + wr_index);
+            assert({1'b0, wr_index} + {1'b0, wr_bytes} <= {1'b0, g_cnt});
+            assert(wr_bytes != 32'd0);
+        end
+        if (job_done) assert(q_n != 2'd0);
+    end
+`ifndef MUTANT
+    // Helper invariants: the props' request-stage flags and data are the stage's registers;
+    // the queue holds the job being written (stage B) and the complete job waiting in stage A;
+    // stage A's prepared figures describe its job once settled; stage B's slots hold the head
+    // job's buffers: bytes left, offsets, the transfer size figures.
+    wire a_complete = obs_request_busy_q && !obs_request_first_pending_q
+        && !obs_request_counting_q && !obs_request_second_pending_q && obs_request_answered_q;
+    wire [127:0] a_cnt = obs_second_data_reg_q;
+    wire [3:0] a_nz = {lane(a_cnt, 2'd3) != 0, lane(a_cnt, 2'd2) != 0, lane(a_cnt, 2'd1) != 0,
+        lane(a_cnt, 2'd0) != 0};
+    // The k-th lowest buffer with bytes, one-hot (0: none).
+    function [3:0] kth(input [3:0] nz, input [1:0] k);
+        integer i; reg [2:0] seen;
+        begin
+            kth = 4'd0; seen = 3'd0;
+            for (i = 0; i < 4; i = i + 1)
+                if (nz[i]) begin
+                    if (seen == {1'b0, k}) kth = 4'd1 << i;
+                    seen = seen + 3'd1;
+                end
+        end
+    endfunction
+    wire [31:0] s_bytes [0:3]; wire [31:0] s_excess [0:3]; wire s_last [0:3];
+    wire [31:0] s_off [0:3]; wire [1:0] s_buf [0:3]; wire s_valid [0:3];
+    assign s_bytes[0] = obs_slot_bytes_0_q; assign s_bytes[1] = obs_slot_bytes_1_q;
+    assign s_bytes[2] = obs_slot_bytes_2_q; assign s_bytes[3] = obs_slot_bytes_3_q;
+    assign s_excess[0] = obs_slot_excess_0_q; assign s_excess[1] = obs_slot_excess_1_q;
+    assign s_excess[2] = obs_slot_excess_2_q; assign s_excess[3] = obs_slot_excess_3_q;
+    assign s_last[0] = obs_slot_last_0_q; assign s_last[1] = obs_slot_last_1_q;
+    assign s_last[2] = obs_slot_last_2_q; assign s_last[3] = obs_slot_last_3_q;
+    assign s_off[0] = obs_slot_offset_0_q; assign s_off[1] = obs_slot_offset_1_q;
+    assign s_off[2] = obs_slot_offset_2_q; assign s_off[3] = obs_slot_offset_3_q;
+    assign s_buf[0] = obs_slot_buffer_0_q; assign s_buf[1] = obs_slot_buffer_1_q;
+    assign s_buf[2] = obs_slot_buffer_2_q; assign s_buf[3] = obs_slot_buffer_3_q;
+    assign s_valid[0] = obs_slot_valid_0_q; assign s_valid[1] = obs_slot_valid_1_q;
+    assign s_valid[2] = obs_slot_valid_2_q; assign s_valid[3] = obs_slot_valid_3_q;
+    wire [31:0] p_excess [0:3]; wire p_last [0:3]; wire [3:0] p_order [0:3];
+    assign p_excess[0] = obs_prep_excess_0_q; assign p_excess[1] = obs_prep_excess_1_q;
+    assign p_excess[2] = obs_prep_excess_2_q; assign p_excess[3] = obs_prep_excess_3_q;
+    assign p_last[0] = obs_prep_last_0_q; assign p_last[1] = obs_prep_last_1_q;
+    assign p_last[2] = obs_prep_last_2_q; assign p_last[3] = obs_prep_last_3_q;
+    assign p_order[0] = obs_prep_order0_q; assign p_order[1] = obs_prep_order1_q;
+    assign p_order[2] = obs_prep_order2_q; assign p_order[3] = obs_prep_order3_q;
+    wire [127:0] tail_resp = (q_n == 2'd2) ? q_resp1 : q_resp0;
+    wire [127:0] tail_cnt = (q_n == 2'd2) ? q_cnt1 : q_cnt0;
+    integer k;
+    always @(*) if (live) begin
+        assert(obs_prep_bpc_q != 32'd0);
+        assert(q_n == {1'b0, obs_writing_reg_q} + {1'b0, a_complete});
+        if (obs_request_busy_q) begin
+            assert(r_resp_got == obs_request_answered_q);
+            assert(r_second_got == (!obs_request_counting_q && !obs_request_second_pending_q));
+            if (r_resp_got) assert(r_resp == obs_request_offsets_q);
+            if (r_second_got) assert(r_cnt == a_cnt);
+        end else assert(r_resp_got == r_second_got);
+        if (a_complete) assert(tail_resp == obs_request_offsets_q && tail_cnt == a_cnt);
+        if (obs_request_busy_q && !obs_request_counting_q && !obs_request_second_pending_q)
+            assert(obs_fit_check_writes_q == a_nz);
+        for (k = 0; k < 4; k = k + 1) begin
+            if (obs_request_settled_q) begin
+                assert(p_excess[k] == lane(a_cnt, k) - obs_prep_bpc_q);
+                assert(p_last[k] == !(obs_prep_bpc_q < lane(a_cnt, k)));
+                assert(p_order[k] == kth(a_nz, k));
+            end
+            if (obs_writing_reg_q && s_valid[k]) begin
+                assert(s_bytes[k] != 32'd0);
+                assert(s_excess[k] == s_bytes[k] - obs_job_bpc_q);
+                assert(s_last[k] == !(obs_job_bpc_q < s_bytes[k]));
+                if (k != 0) begin
+                    assert(s_off[k] == lane(q_resp0, s_buf[k]));
+                    assert(s_bytes[k] == lane(q_cnt0, s_buf[k]));
+                end
+            end
+        end
+        // The valid slots are a prefix, in ascending buffer order, none when idle.
+        if (!obs_writing_reg_q) assert(!obs_slot_valid_0_q && !obs_slot_valid_1_q
+            && !obs_slot_valid_2_q && !obs_slot_valid_3_q);
+        if (obs_slot_valid_1_q) assert(obs_slot_valid_0_q && obs_slot_buffer_0_q < obs_slot_buffer_1_q);
+        if (obs_slot_valid_2_q) assert(obs_slot_valid_1_q && obs_slot_buffer_1_q < obs_slot_buffer_2_q);
+        if (obs_slot_valid_3_q) assert(obs_slot_valid_2_q && obs_slot_buffer_2_q < obs_slot_buffer_3_q);
+        if (obs_writing_reg_q) begin
+            assert(obs_job_bpc_q != 32'd0 && obs_slot_valid_0_q);
+            assert(obs_slot0_start_q == lane(q_resp0, obs_slot_buffer_0_q));
+            assert({1'b0, obs_slot_offset_0_q - obs_slot0_start_q} + {1'b0, obs_slot_bytes_0_q}
+                == {1'b0, lane(q_cnt0, obs_slot_buffer_0_q)});
+        end
     end
 `endif
 `endif

@@ -150,7 +150,7 @@ fn br6_prop_gives_no_item_of_a_held_tile_out_before_its_release_and_keeps_tile_o
 }
 
 #[test]
-fn so8_so11_so_unit_holds_its_offers_sends_the_second_request_after_the_first_with_the_counted_bytes_and_writes_each_buffer_in_one_gapless_run(
+fn so6_so8_so11_so_unit_holds_its_offers_sends_the_second_request_after_the_first_with_the_counted_bytes_and_writes_each_buffer_in_one_gapless_run_inside_its_granted_region(
 ) {
     prove(|c| c.unit == "so_unit");
 }

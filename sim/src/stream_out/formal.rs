@@ -187,6 +187,20 @@ fn so_unit() -> FormalCheck {
                     replace: "slot_offset$$0$$d = slot_offset$$0$$q + job_bpc$$q + 32'h1;",
                 },
             },
+            Property {
+                name: "REGION",
+                claim: "every write transfer lies inside its job's granted region: for buffer b, wr_offset is the job's response SSOBO[b] plus wr_index, and wr_index + wr_bytes is at most the bytes its second request counted for b, at least one byte a transfer; a transfer's job is the oldest complete one whose job_done has not pulsed, its response and counts as taken on the ports (SO-6, SO-11)",
+                mode: Mode::ProveMutantDeeper {
+                    k: 3,
+                    mutant_depth: 12,
+                },
+                why: "3-inductive (as ADVANCE: the write order read at the hand-over is two registers behind the counts) with helper invariants tying the props' request-stage flags and data and their queue of complete jobs to stage A's registers, its prepared figures (excess, last, write order) to its counts once settled, and stage B's valid slots to the queue's head job; the mutant's BMC reaches a job's first transfer to buffer 1",
+                mutant: Mutant {
+                    what: "buffer 1's write offset taken from buffer 0's SSOBO in the response",
+                    find: r"job_offset\$1 = request_offsets\$q\[32\+:32\];",
+                    replace: "job_offset$$1 = request_offsets$$q[0+:32];",
+                },
+            },
         ],
     }
 }
