@@ -259,27 +259,25 @@ module so_unit_props(
                 end
         end
     endfunction
-    wire [31:0] s_bytes [0:3]; wire [31:0] s_excess [0:3]; wire s_last [0:3];
-    wire [31:0] s_off [0:3]; wire [1:0] s_buf [0:3]; wire s_valid [0:3];
-    assign s_bytes[0] = obs_slot_bytes_0_q; assign s_bytes[1] = obs_slot_bytes_1_q;
-    assign s_bytes[2] = obs_slot_bytes_2_q; assign s_bytes[3] = obs_slot_bytes_3_q;
-    assign s_excess[0] = obs_slot_excess_0_q; assign s_excess[1] = obs_slot_excess_1_q;
-    assign s_excess[2] = obs_slot_excess_2_q; assign s_excess[3] = obs_slot_excess_3_q;
-    assign s_last[0] = obs_slot_last_0_q; assign s_last[1] = obs_slot_last_1_q;
-    assign s_last[2] = obs_slot_last_2_q; assign s_last[3] = obs_slot_last_3_q;
-    assign s_off[0] = obs_slot_offset_0_q; assign s_off[1] = obs_slot_offset_1_q;
-    assign s_off[2] = obs_slot_offset_2_q; assign s_off[3] = obs_slot_offset_3_q;
-    assign s_buf[0] = obs_slot_buffer_0_q; assign s_buf[1] = obs_slot_buffer_1_q;
-    assign s_buf[2] = obs_slot_buffer_2_q; assign s_buf[3] = obs_slot_buffer_3_q;
-    assign s_valid[0] = obs_slot_valid_0_q; assign s_valid[1] = obs_slot_valid_1_q;
-    assign s_valid[2] = obs_slot_valid_2_q; assign s_valid[3] = obs_slot_valid_3_q;
-    wire [31:0] p_excess [0:3]; wire p_last [0:3]; wire [3:0] p_order [0:3];
-    assign p_excess[0] = obs_prep_excess_0_q; assign p_excess[1] = obs_prep_excess_1_q;
-    assign p_excess[2] = obs_prep_excess_2_q; assign p_excess[3] = obs_prep_excess_3_q;
-    assign p_last[0] = obs_prep_last_0_q; assign p_last[1] = obs_prep_last_1_q;
-    assign p_last[2] = obs_prep_last_2_q; assign p_last[3] = obs_prep_last_3_q;
-    assign p_order[0] = obs_prep_order0_q; assign p_order[1] = obs_prep_order1_q;
-    assign p_order[2] = obs_prep_order2_q; assign p_order[3] = obs_prep_order3_q;
+    // Stage B's slots and stage A's prepared figures, lane k of each packed vector.
+    wire [127:0] s_bytes = {obs_slot_bytes_3_q, obs_slot_bytes_2_q, obs_slot_bytes_1_q,
+        obs_slot_bytes_0_q};
+    wire [127:0] s_excess = {obs_slot_excess_3_q, obs_slot_excess_2_q, obs_slot_excess_1_q,
+        obs_slot_excess_0_q};
+    wire [127:0] s_off = {obs_slot_offset_3_q, obs_slot_offset_2_q, obs_slot_offset_1_q,
+        obs_slot_offset_0_q};
+    wire [127:0] p_excess = {obs_prep_excess_3_q, obs_prep_excess_2_q, obs_prep_excess_1_q,
+        obs_prep_excess_0_q};
+    wire [3:0] s_last = {obs_slot_last_3_q, obs_slot_last_2_q, obs_slot_last_1_q,
+        obs_slot_last_0_q};
+    wire [3:0] s_valid = {obs_slot_valid_3_q, obs_slot_valid_2_q, obs_slot_valid_1_q,
+        obs_slot_valid_0_q};
+    wire [7:0] s_buf = {obs_slot_buffer_3_q, obs_slot_buffer_2_q, obs_slot_buffer_1_q,
+        obs_slot_buffer_0_q};
+    wire [3:0] p_last = {obs_prep_last_3_q, obs_prep_last_2_q, obs_prep_last_1_q,
+        obs_prep_last_0_q};
+    wire [15:0] p_order = {obs_prep_order3_q, obs_prep_order2_q, obs_prep_order1_q,
+        obs_prep_order0_q};
     wire [127:0] tail_resp = (q_n == 2'd2) ? q_resp1 : q_resp0;
     wire [127:0] tail_cnt = (q_n == 2'd2) ? q_cnt1 : q_cnt0;
     integer k;
@@ -297,17 +295,17 @@ module so_unit_props(
             assert(obs_fit_check_writes_q == a_nz);
         for (k = 0; k < 4; k = k + 1) begin
             if (obs_request_settled_q) begin
-                assert(p_excess[k] == lane(a_cnt, k) - obs_prep_bpc_q);
+                assert(lane(p_excess, k) == lane(a_cnt, k) - obs_prep_bpc_q);
                 assert(p_last[k] == !(obs_prep_bpc_q < lane(a_cnt, k)));
-                assert(p_order[k] == kth(a_nz, k));
+                assert(p_order[4 * k +: 4] == kth(a_nz, k));
             end
             if (obs_writing_reg_q && s_valid[k]) begin
-                assert(s_bytes[k] != 32'd0);
-                assert(s_excess[k] == s_bytes[k] - obs_job_bpc_q);
-                assert(s_last[k] == !(obs_job_bpc_q < s_bytes[k]));
+                assert(lane(s_bytes, k) != 32'd0);
+                assert(lane(s_excess, k) == lane(s_bytes, k) - obs_job_bpc_q);
+                assert(s_last[k] == !(obs_job_bpc_q < lane(s_bytes, k)));
                 if (k != 0) begin
-                    assert(s_off[k] == lane(q_resp0, s_buf[k]));
-                    assert(s_bytes[k] == lane(q_cnt0, s_buf[k]));
+                    assert(lane(s_off, k) == lane(q_resp0, s_buf[2 * k +: 2]));
+                    assert(lane(s_bytes, k) == lane(q_cnt0, s_buf[2 * k +: 2]));
                 end
             end
         end
