@@ -314,8 +314,8 @@ fn ssync_verilog() -> String {
 }
 
 /// `Ssync` with SO_UNITS = 2 and OPS = 2, on ABC (3 s a property; cvc5 took 5 to 25 s, and Z3
-/// 4.8 does not leave step 0's assumptions in 5 minutes). 2 SO units: the smallest table where the hit is a choice between entries (the
-/// one-hot hit, the selected unit, a duplicate batch/task from another unit); every entry is
+/// 4.8 does not leave step 0's assumptions in 5 minutes). 2 SO units: the smallest table where
+/// the hit is a choice between entries (the one-hot hit, the selected unit, a duplicate batch/task from another unit); every entry is
 /// the same unrolled logic at any count. 2 operation entries: the FIFO's minimum (`OPS` >= 2:
 /// an open operation and a bundle behind it); the slot logic (write/read slots wrapping at
 /// `OPS`, the head multiplexer, the merge into the tail bundle) is the same loop at any depth.
