@@ -116,6 +116,10 @@ struct SynthArgs {
     /// Report file (default synth/REPORT.md).
     #[arg(long)]
     report: Option<PathBuf>,
+    /// Also place and route each unit with these seeds (comma-separated, e.g. 1,2,3) and print
+    /// the Fmax spread; the report's rows stay at seed 1.
+    #[arg(long, value_delimiter = ',')]
+    seeds: Vec<u64>,
 }
 
 #[derive(Args)]
@@ -333,7 +337,7 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let report = a
         .report
         .unwrap_or_else(|| work_root().join("synth").join("REPORT.md"));
-    let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted())
+    let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted(), &a.seeds)
         .map_err(|e| fail(1, e))?;
     if let Some(dir) = report.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
@@ -349,6 +353,13 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     }
     println!("{}", text);
     println!("wrote {}", report.display());
+    let sweep = synth::sweep_markdown(&rows);
+    if !sweep.is_empty() {
+        println!(
+            "\nPlacement seeds (Fmax in MHz; the report keeps seed 1):\n\n{}",
+            sweep
+        );
+    }
     Ok(())
 }
 

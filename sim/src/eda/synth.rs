@@ -15,6 +15,12 @@
 //! larger than the HX8K is reported as "does not fit" with the cells it needs. Each row carries
 //! the start and end of the ECP5 critical path and a hash of the exported Verilog it describes,
 //! so a test can tell a report that is older than the RTL.
+//!
+//! Placement moves one design's Fmax by 5-17% from seed to seed, more than many retiming steps
+//! gain, while the report's rows keep the fixed seed 1. `ppu synth --seeds 1,2,3` also places
+//! and routes each unit's synthesized netlists again with every seed listed (nextpnr only: the
+//! netlists do not depend on the seed) and prints the spread ([`sweep_markdown`]), so a change
+//! can be judged against placement noise.
 use crate::eda::{self, bram_outreg, export, ToolCheck};
 use regex::Regex;
 use std::fmt::Write as _;
@@ -41,6 +47,16 @@ pub struct SynthRow {
     /// Hash of the exported Verilog the row describes ([`verilog_hash`]).
     pub verilog_hash: String,
     pub note: String,
+    /// Fmax per placement seed, with `--seeds` ([`sweep_seeds`]).
+    pub sweep: Vec<SeedFmax>,
+}
+
+/// Both families' Fmax of one unit at one placement seed (None: not placed or not run).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SeedFmax {
+    pub seed: u64,
+    pub ice40_mhz: Option<f64>,
+    pub ecp5_mhz: Option<f64>,
 }
 
 /// ECP5 figures of one unit.
@@ -382,18 +398,7 @@ pub fn synth_ice40(
             .args(["-q", "-p", &script]),
     )?;
     let json = format!("{}_pnr.json", name);
-    let out = eda::run(Command::new(nextpnr).current_dir(dir).args([
-        "--hx8k",
-        "--package",
-        "ct256",
-        "--json",
-        &json,
-        "--freq",
-        "12",
-        "--seed",
-        "1",
-        "--pcf-allow-unconstrained",
-    ]))?;
+    let out = pnr_ice40(nextpnr, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ice40.log", name), &log)?;
     let (fmax, lcs) = parse_pnr(&log);
@@ -499,19 +504,7 @@ pub fn synth_ecp5(
     let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
     let json = format!("{}_ecp5.json", name);
     absorb_bram_output_registers(&dir.join(&json))?;
-    let out = eda::run(Command::new(nextpnr).current_dir(dir).args([
-        "--85k",
-        "--speed",
-        "6",
-        "--out-of-context",
-        "--json",
-        &json,
-        "--freq",
-        "150",
-        "--timing-allow-fail",
-        "--seed",
-        "1",
-    ]))?;
+    let out = pnr_ecp5(nextpnr, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ecp5.log", name), &log)?;
     let (fmax, _) = parse_pnr(&log);
@@ -524,11 +517,155 @@ pub fn synth_ecp5(
     })
 }
 
+/// nextpnr-ice40 on the wrapped netlist `json` in `dir` (HX8K, CT256) with placement `seed`.
+fn pnr_ice40(
+    nextpnr: &Path,
+    dir: &Path,
+    json: &str,
+    seed: u64,
+) -> Result<std::process::Output, String> {
+    eda::run(Command::new(nextpnr).current_dir(dir).args([
+        "--hx8k",
+        "--package",
+        "ct256",
+        "--json",
+        json,
+        "--freq",
+        "12",
+        "--seed",
+        &seed.to_string(),
+        "--pcf-allow-unconstrained",
+    ]))
+}
+
+/// nextpnr-ecp5 on the wrapped netlist `json` in `dir` (85k, speed 6, out of context) with
+/// placement `seed`.
+fn pnr_ecp5(
+    nextpnr: &Path,
+    dir: &Path,
+    json: &str,
+    seed: u64,
+) -> Result<std::process::Output, String> {
+    eda::run(Command::new(nextpnr).current_dir(dir).args([
+        "--85k",
+        "--speed",
+        "6",
+        "--out-of-context",
+        "--json",
+        json,
+        "--freq",
+        "150",
+        "--timing-allow-fail",
+        "--seed",
+        &seed.to_string(),
+    ]))
+}
+
+/// Place and route `row`'s unit again with each of `seeds` from the netlists [`synthesize`] left
+/// in `dir` (seed 1 is the row itself): the Fmax of each family per seed.
+pub fn sweep_seeds(
+    tools: &Tools,
+    row: &SynthRow,
+    dir: &Path,
+    seeds: &[u64],
+) -> Result<Vec<SeedFmax>, String> {
+    let name = &row.unit;
+    let ice40_json = format!("{}_pnr.json", name);
+    let ecp5_json = format!("{}_ecp5.json", name);
+    let mut out = vec![];
+    for &seed in seeds {
+        if seed == 1 {
+            out.push(SeedFmax {
+                seed,
+                ice40_mhz: row.fmax_mhz,
+                ecp5_mhz: row.ecp5.as_ref().and_then(|e| e.fmax_mhz),
+            });
+            continue;
+        }
+        let mut point = SeedFmax {
+            seed,
+            ..Default::default()
+        };
+        if let Some(nextpnr) = tools.nextpnr_ice40.as_deref() {
+            if row.fmax_mhz.is_some() && dir.join(&ice40_json).is_file() {
+                let o = pnr_ice40(nextpnr, dir, &ice40_json, seed)?;
+                if o.status.success() {
+                    point.ice40_mhz = parse_pnr(&log_of(&o)).0;
+                }
+            }
+        }
+        if let Some((_, nextpnr)) = &tools.ecp5 {
+            if dir.join(&ecp5_json).is_file() {
+                let o = pnr_ecp5(nextpnr, dir, &ecp5_json, seed)?;
+                if o.status.success() {
+                    point.ecp5_mhz = parse_pnr(&log_of(&o)).0;
+                }
+            }
+        }
+        out.push(point);
+    }
+    Ok(out)
+}
+
+/// The seed sweep of `rows` as a Markdown table: per unit and family the Fmax at each seed,
+/// then the lowest, the median and the highest (MHz; "-" where a seed did not place).
+pub fn sweep_markdown(rows: &[SynthRow]) -> String {
+    let seeds: Vec<u64> = rows
+        .iter()
+        .find(|r| !r.sweep.is_empty())
+        .map(|r| r.sweep.iter().map(|p| p.seed).collect())
+        .unwrap_or_default();
+    if seeds.is_empty() {
+        return String::new();
+    }
+    let mut t = String::from("| unit | family |");
+    for s in &seeds {
+        let _ = write!(t, " seed {} |", s);
+    }
+    t.push_str(" lowest | median | highest |\n| --- | --- |");
+    for _ in 0..seeds.len() + 3 {
+        t.push_str(" ---: |");
+    }
+    t.push('\n');
+    for r in rows.iter().filter(|r| !r.sweep.is_empty()) {
+        for (family, pick) in [
+            (
+                "iCE40",
+                (|p: &SeedFmax| p.ice40_mhz) as fn(&SeedFmax) -> Option<f64>,
+            ),
+            ("ECP5", |p: &SeedFmax| p.ecp5_mhz),
+        ] {
+            let _ = write!(t, "| {} | {} |", r.unit, family);
+            let mut placed = vec![];
+            for p in &r.sweep {
+                let v = pick(p);
+                let _ = write!(t, " {} |", mhz(v));
+                placed.extend(v);
+            }
+            placed.sort_by(|a, b| a.total_cmp(b));
+            let median = match placed.len() {
+                0 => None,
+                n if n % 2 == 1 => Some(placed[n / 2]),
+                n => Some((placed[n / 2 - 1] + placed[n / 2]) / 2.0),
+            };
+            let _ = writeln!(
+                t,
+                " {} | {} | {} |",
+                mhz(placed.first().copied()),
+                mhz(median),
+                mhz(placed.last().copied())
+            );
+        }
+    }
+    t
+}
+
 /// Synthesize every unit (or those named).
 pub fn synthesize_all(
     all: Vec<export::Unit>,
     only: &[String],
     progress: bool,
+    seeds: &[u64],
 ) -> Result<Vec<SynthRow>, String> {
     let tools = Tools::find()?;
     let units: Vec<export::Unit> = all
@@ -540,13 +677,11 @@ pub fn synthesize_all(
     for u in &units {
         pb.set_message(u.name);
         let dir = eda::scratch_dir(&format!("synth-{}", u.name)).map_err(|e| e.to_string())?;
-        rows.push(synthesize(
-            &tools,
-            u.name,
-            u.mechanism,
-            &(u.verilog)(),
-            &dir,
-        )?);
+        let mut row = synthesize(&tools, u.name, u.mechanism, &(u.verilog)(), &dir)?;
+        if !seeds.is_empty() {
+            row.sweep = sweep_seeds(&tools, &row, &dir, seeds)?;
+        }
+        rows.push(row);
         if std::env::var_os("PPU_KEEP_SYNTH").is_none() {
             let _ = std::fs::remove_dir_all(&dir);
         }
@@ -703,5 +838,49 @@ mod tests {
         assert!(!small_ecp5.contains("\"block\""));
         assert_eq!(small_ecp5.replace("distributed", "block"), small);
         assert_eq!(ecp5_memory_styles(&large), large);
+    }
+
+    #[test]
+    fn x4_seed_sweep_table_gives_each_seed_and_the_lowest_median_and_highest() {
+        let point = |seed, ice40_mhz, ecp5_mhz| SeedFmax {
+            seed,
+            ice40_mhz,
+            ecp5_mhz,
+        };
+        let rows = vec![
+            SynthRow {
+                unit: "prop".into(),
+                sweep: vec![
+                    point(1, Some(118.8), Some(138.4)),
+                    point(2, Some(104.3), Some(151.0)),
+                    point(3, Some(121.0), None),
+                    point(4, Some(110.0), Some(140.2)),
+                ],
+                ..Default::default()
+            },
+            // A unit without a sweep gets no line.
+            SynthRow {
+                unit: "rr_arbiter".into(),
+                ..Default::default()
+            },
+        ];
+        let t = sweep_markdown(&rows);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| unit | family | seed 1 | seed 2 | seed 3 | seed 4 | lowest | median | highest |"
+        );
+        assert_eq!(lines.len(), 4, "{}", t);
+        // Four iCE40 figures: the median is the mean of the middle two (110.0, 118.8).
+        assert_eq!(
+            lines[2],
+            "| prop | iCE40 | 118.8 | 104.3 | 121.0 | 110.0 | 104.3 | 114.4 | 121.0 |"
+        );
+        // Seed 3 did not place on ECP5: "-", and the three others give the spread.
+        assert_eq!(
+            lines[3],
+            "| prop | ECP5 | 138.4 | 151.0 | - | 140.2 | 138.4 | 140.2 | 151.0 |"
+        );
+        assert!(sweep_markdown(&rows[1..]).is_empty());
     }
 }
