@@ -398,7 +398,7 @@ pub fn synth_ice40(
             .args(["-q", "-p", &script]),
     )?;
     let json = format!("{}_pnr.json", name);
-    let out = pnr_ice40(nextpnr, dir, &json, 1)?;
+    let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ice40.log", name), &log)?;
     let (fmax, lcs) = parse_pnr(&log);
@@ -504,7 +504,7 @@ pub fn synth_ecp5(
     let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
     let json = format!("{}_ecp5.json", name);
     absorb_bram_output_registers(&dir.join(&json))?;
-    let out = pnr_ecp5(nextpnr, dir, &json, 1)?;
+    let out = pnr(nextpnr, PNR_ECP5, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ecp5.log", name), &log)?;
     let (fmax, _) = parse_pnr(&log);
@@ -517,48 +517,43 @@ pub fn synth_ecp5(
     })
 }
 
-/// nextpnr-ice40 on the wrapped netlist `json` in `dir` (HX8K, CT256) with placement `seed`.
-fn pnr_ice40(
-    nextpnr: &Path,
-    dir: &Path,
-    json: &str,
-    seed: u64,
-) -> Result<std::process::Output, String> {
-    eda::run(Command::new(nextpnr).current_dir(dir).args([
-        "--hx8k",
-        "--package",
-        "ct256",
-        "--json",
-        json,
-        "--freq",
-        "12",
-        "--seed",
-        &seed.to_string(),
-        "--pcf-allow-unconstrained",
-    ]))
-}
+/// nextpnr-ice40's device and timing options (HX8K, CT256; a 12 MHz target, so it reports the
+/// Fmax it reaches rather than failing).
+const PNR_ICE40: &[&str] = &[
+    "--hx8k",
+    "--package",
+    "ct256",
+    "--freq",
+    "12",
+    "--pcf-allow-unconstrained",
+];
+/// nextpnr-ecp5's (85k, speed 6, out of context; the 150 MHz target, reported, not enforced).
+const PNR_ECP5: &[&str] = &[
+    "--85k",
+    "--speed",
+    "6",
+    "--out-of-context",
+    "--freq",
+    "150",
+    "--timing-allow-fail",
+];
 
-/// nextpnr-ecp5 on the wrapped netlist `json` in `dir` (85k, speed 6, out of context) with
+/// nextpnr (`family`: [`PNR_ICE40`] or [`PNR_ECP5`]) on the wrapped netlist `json` in `dir`,
 /// placement `seed`.
-fn pnr_ecp5(
+fn pnr(
     nextpnr: &Path,
+    family: &[&str],
     dir: &Path,
     json: &str,
     seed: u64,
 ) -> Result<std::process::Output, String> {
-    eda::run(Command::new(nextpnr).current_dir(dir).args([
-        "--85k",
-        "--speed",
-        "6",
-        "--out-of-context",
-        "--json",
-        json,
-        "--freq",
-        "150",
-        "--timing-allow-fail",
-        "--seed",
-        &seed.to_string(),
-    ]))
+    let seed = seed.to_string();
+    eda::run(
+        Command::new(nextpnr)
+            .current_dir(dir)
+            .args(family)
+            .args(["--json", json, "--seed", &seed]),
+    )
 }
 
 /// Place and route `row`'s unit again with each of `seeds` from the netlists [`synthesize`] left
@@ -588,7 +583,7 @@ pub fn sweep_seeds(
         };
         if let Some(nextpnr) = tools.nextpnr_ice40.as_deref() {
             if row.fmax_mhz.is_some() && dir.join(&ice40_json).is_file() {
-                let o = pnr_ice40(nextpnr, dir, &ice40_json, seed)?;
+                let o = pnr(nextpnr, PNR_ICE40, dir, &ice40_json, seed)?;
                 if o.status.success() {
                     point.ice40_mhz = parse_pnr(&log_of(&o)).0;
                 }
@@ -596,7 +591,7 @@ pub fn sweep_seeds(
         }
         if let Some((_, nextpnr)) = &tools.ecp5 {
             if dir.join(&ecp5_json).is_file() {
-                let o = pnr_ecp5(nextpnr, dir, &ecp5_json, seed)?;
+                let o = pnr(nextpnr, PNR_ECP5, dir, &ecp5_json, seed)?;
                 if o.status.success() {
                     point.ecp5_mhz = parse_pnr(&log_of(&o)).0;
                 }
