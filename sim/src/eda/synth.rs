@@ -388,8 +388,9 @@ pub fn synth_ice40(
     let (wrapper, wrapper_ffs) = io_wrapper(name, &ports_of(verilog, name));
     row.wrapper_ffs = wrapper_ffs;
     write(dir, &format!("{}_pnr.v", name), &wrapper)?;
+    let json = ice40_netlist(name);
     let script = format!(
-        "read_verilog -sv {n}.v {n}_pnr.v; synth_ice40 -top {n}_pnr -json {n}_pnr.json",
+        "read_verilog -sv {n}.v {n}_pnr.v; synth_ice40 -top {n}_pnr -json {json}",
         n = name
     );
     eda::run_ok(
@@ -397,7 +398,6 @@ pub fn synth_ice40(
             .current_dir(dir)
             .args(["-q", "-p", &script]),
     )?;
-    let json = format!("{}_pnr.json", name);
     let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ice40.log", name), &log)?;
@@ -489,9 +489,10 @@ pub fn synth_ecp5(
     )?;
     let (wrapper, _) = io_wrapper(name, &ports_of(verilog, name));
     write(dir, &format!("{}_pnr.v", name), &wrapper)?;
+    let json = ecp5_netlist(name);
     let script = format!(
         "read_verilog -sv {n}.ecp5.v; synth_ecp5 -top {n}; tee -o {n}.ecp5.stat stat; \
-         design -reset; read_verilog -sv {n}.ecp5.v {n}_pnr.v; synth_ecp5 -top {n}_pnr -json {n}_ecp5.json",
+         design -reset; read_verilog -sv {n}.ecp5.v {n}_pnr.v; synth_ecp5 -top {n}_pnr -json {json}",
         n = name
     );
     eda::run_ok(
@@ -502,7 +503,6 @@ pub fn synth_ecp5(
     let stat = std::fs::read_to_string(dir.join(format!("{}.ecp5.stat", name)))
         .map_err(|e| e.to_string())?;
     let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
-    let json = format!("{}_ecp5.json", name);
     absorb_bram_output_registers(&dir.join(&json))?;
     let out = pnr(nextpnr, PNR_ECP5, dir, &json, 1)?;
     let log = log_of(&out);
@@ -515,6 +515,17 @@ pub fn synth_ecp5(
         fmax_mhz: if out.status.success() { fmax } else { None },
         critical_path: parse_critical_path(&log),
     })
+}
+
+/// The wrapped unit's netlist that Yosys writes for nextpnr-ice40 in the unit's folder (placed
+/// again by [`sweep_seeds`]).
+fn ice40_netlist(name: &str) -> String {
+    format!("{}_pnr.json", name)
+}
+
+/// The wrapped unit's ECP5 netlist for nextpnr-ecp5 (its block RAM output registers absorbed).
+fn ecp5_netlist(name: &str) -> String {
+    format!("{}_ecp5.json", name)
 }
 
 /// nextpnr-ice40's device and timing options (HX8K, CT256; a 12 MHz target, so it reports the
@@ -565,8 +576,8 @@ pub fn sweep_seeds(
     seeds: &[u64],
 ) -> Result<Vec<SeedFmax>, String> {
     let name = &row.unit;
-    let ice40_json = format!("{}_pnr.json", name);
-    let ecp5_json = format!("{}_ecp5.json", name);
+    let ice40_json = ice40_netlist(name);
+    let ecp5_json = ecp5_netlist(name);
     let mut out = vec![];
     for &seed in seeds {
         if seed == 1 {
