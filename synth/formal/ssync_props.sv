@@ -21,7 +21,7 @@
 // RESPOND, ORDER and RETIRE are proved (k = 1, cvc5), SSOBO (k = 1) on ABC: the SMT solvers
 // do not return from its 4 x 32-bit headroom and fit arithmetic (see `ssync_ssobo` in
 // sim/src/stream_out/formal.rs).
-// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_credits$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.read_commit$q account.read_offset$q account.read_word$q account.read_nonzero$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
+// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_credits$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.took_now account.apply_fit_keep$q account.apply_fit_take$q account.read_commit$q account.read_offset$q account.read_word$q account.read_nonzero$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
 `default_nettype none
 module ssync_props(
     input wire clock,
@@ -472,24 +472,29 @@ module ssync_props(
 
 `ifndef MUTANT
     // Helper invariants: the accounting stages (R, F, S) hold the steps the props decided, with
-    // their values and non-zero lanes; the headroom registers are the buffer sizes less the
-    // SSOBOs after the step in S (`ssobo_next`), lane by lane, with the past-the-end bits, so
-    // the fit test in F is SO-12 on those SSOBOs; a stored SBBN (RAM word, pending write) is
+    // their values and non-zero lanes; the headroom register that S's decision picks
+    // (`took_now`) is the buffer sizes less the SSOBOs after the step in S (`ssobo_next`), lane
+    // by lane, with the past-the-end bits, so the lane results F registers and S picks are
+    // SO-12 on the SSOBOs S applies to; a stored SBBN (RAM word, pending write) is
     // its unit's last second request, with its non-zero lanes; the size registers follow the
     // steady size (after the first cycle: `size_in` has no reset).
     function [3:0] nz(input [127:0] w);
         nz = {w[127:96] != 32'd0, w[95:64] != 32'd0, w[63:32] != 32'd0, w[31:0] != 32'd0};
     endfunction
     wire [127:0] nx = obs_account_ssobo_next;
-    wire [127:0] room = obs_account_took_q ? obs_account_room_take_q : obs_account_room_keep_q;
+    wire [127:0] room = obs_account_took_now ? obs_account_room_take_q : obs_account_room_keep_q;
     wire [3:0] past = {nx[127:96] > buffer_size[127:96], nx[95:64] > buffer_size[95:64],
         nx[63:32] > buffer_size[63:32], nx[31:0] > buffer_size[31:0]};
     wire [127:0] head = {buffer_size[127:96] - nx[127:96], buffer_size[95:64] - nx[95:64],
         buffer_size[63:32] - nx[63:32], buffer_size[31:0] - nx[31:0]};
-    wire fits_f = fits_lane(nx[31:0], obs_account_test_value_q[31:0], buffer_size[31:0])
-        && fits_lane(nx[63:32], obs_account_test_value_q[63:32], buffer_size[63:32])
-        && fits_lane(nx[95:64], obs_account_test_value_q[95:64], buffer_size[95:64])
-        && fits_lane(nx[127:96], obs_account_test_value_q[127:96], buffer_size[127:96]);
+    // Stage S's lane results, picked by the decision of the step before (`took`), against
+    // SO-12 per lane on the SSOBOs.
+    wire [3:0] lanes_s = obs_account_took_q ? obs_account_apply_fit_take_q
+        : obs_account_apply_fit_keep_q;
+    wire [3:0] fit_s = {fits_lane(ssobo[127:96], st_word2[127:96], buffer_size[127:96]),
+        fits_lane(ssobo[95:64], st_word2[95:64], buffer_size[95:64]),
+        fits_lane(ssobo[63:32], st_word2[63:32], buffer_size[63:32]),
+        fits_lane(ssobo[31:0], st_word2[31:0], buffer_size[31:0])};
     wire [1:0] es = obs_msg_table_entry_second_q_all;
     wire [7:0] enz = obs_msg_table_entry_nonzero_q_all;
     wire rw = obs_msg_table_ram_write_q, rwu = obs_msg_table_ram_write_unit_q;
@@ -510,7 +515,7 @@ module ssync_props(
             && obs_account_read_nonzero_q == nz(st_word0));
         if (st_commit[1] || st_offset[1]) assert(obs_account_test_value_q == st_word1);
         if (st_commit[1]) assert(obs_account_test_nonzero_q == nz(st_word1));
-        if (st_commit[1]) assert(obs_account_fits == fits_f);
+        if (st_commit[2]) assert(lanes_s == fit_s && obs_account_fits == fits);
         if (st_commit[2] || st_offset[2]) assert(obs_account_apply_value_q == st_word2);
         assert(obs_account_size_in_q == buffer_size);
         if (obs_account_size_moving_q || obs_account_size_reg_q != buffer_size)

@@ -7,8 +7,10 @@
 //! from the message table's block RAM) or to apply an offset bundle (`in_offset`, the new
 //! SSOBOs in `in_word`); this block applies it in three register stages:
 //! - stage R (the cycle after the decision): the SBBN arrives from the RAM and is registered;
-//! - stage F (one cycle later): the SO-12 fit test and the headroom;
-//! - stage S (one cycle later): the SSOBOs and the statistics. An offset bundle replaces the
+//! - stage F (one cycle later): the SO-12 compares, per lane, against both candidate
+//!   headrooms (registered for S), and the headroom of the next step;
+//! - stage S (one cycle later): the fit decision (the lanes against the headroom the step
+//!   before chose), the SSOBOs and the statistics. An offset bundle replaces the
 //!   SSOBOs; an accounted batch/task always adds its SBBN to `stat_needed`, and if it fits it
 //!   adds it to the SSOBOs and `stat_written`, otherwise the SSOBOs stay and `overflow_count`
 //!   increments (`commit` / `commit_overflow` show it in this cycle).
@@ -18,10 +20,13 @@
 //!
 //! Fit test (SO-12), the same definition as [`FitCheck`](crate::stream_out::fit_check::FitCheck)
 //! (which the SO unit applies to the SSOBOs of its response, so the two agree): lane i fits
-//! when SBBN\[i\] = 0, or SSOBO\[i\] + SBBN\[i\] <= size\[i\]. Kept to one compare per lane on the
-//! loop: a register per lane holds the headroom size\[i\] - SSOBO\[i\] and whether SSOBO\[i\] is
-//! past size\[i\] (`past_end`); a fitting batch/task subtracts its SBBN from the headroom (stage
-//! F) and adds it to the SSOBO (stage S). Whenever both stages are idle the headroom is
+//! when SBBN\[i\] = 0, or SSOBO\[i\] + SBBN\[i\] <= size\[i\]. No compare on the loop: a
+//! register per lane holds the headroom size\[i\] - SSOBO\[i\] before the step now in S, another
+//! that headroom less that step's SBBN, and whether SSOBO\[i\] is past size\[i\] (`past_end`).
+//! Stage F compares its step against both and registers the eight lane results; in the next
+//! cycle stage S picks one set with the decision of the step before (`took`), ANDs it, and
+//! that decision (`took_now`) picks the headroom stage F passes on. The loop is
+//! register -> AND -> select -> register; each compare runs from registers to a register. Whenever both stages are idle the headroom is
 //! recomputed from the registered size and the SSOBOs. `buffer_size` (API state) is registered
 //! on entry, with whether it changed (compared on the input); a change seen in cycle t raises
 //! `pause_next` in cycles t+1..t+3 and `pause` in t+2..t+4: the parent decides nothing while
@@ -33,8 +38,8 @@
 //! `in_sbbn_late`;
 //! `ssobo`, `ssobo_next`; `commit` / `commit_overflow`; `stat_needed`, `stat_written`,
 //! `overflow_count`; `pause_next` (from registers: decide nothing next cycle), `pause` (registered: decide nothing this cycle).
-//! Timing: a decision in cycle t is tested in t+2 and reaches `ssobo` in t+4 (`ssobo_next` in
-//! t+3); one step per cycle.
+//! Timing: a decision in cycle t is compared in t+2, fits or not in t+3 and reaches `ssobo` in
+//! t+4 (`ssobo_next` in t+3); one step per cycle.
 use crate::msg::Msg128;
 use rust_hdl::prelude::*;
 
@@ -69,16 +74,19 @@ pub struct SsoboAccount {
     test_offset: DFF<Bit>,
     test_value: DFF<Msg128>,
     test_nonzero: DFF<Bits<4>>,
-    /// The headroom before the previous step, and that headroom less the previous step's SBBN;
-    /// `took`: the previous step was a batch/task that fit (so the second one is current).
+    /// The headroom before the previous step, and that headroom less the previous step's SBBN
+    /// (which of the two is this step's is decided in this cycle by stage S: `took_now`).
     room_keep: DFF<Msg128>,
     room_take: DFF<Msg128>,
-    took: DFF<Bit>,
     past_end: DFF<Bits<4>>,
-    // stage S: the tested step, the SSOBOs and the statistics
+    // stage S: the tested step, its lanes' fit against either headroom, the SSOBOs and the
+    // statistics; `took`: the step before it was a batch/task that fit (so the `take`
+    // headroom was this step's)
     apply_commit: DFF<Bit>,
     apply_offset: DFF<Bit>,
-    apply_fits: DFF<Bit>,
+    apply_fit_keep: DFF<Bits<4>>,
+    apply_fit_take: DFF<Bits<4>>,
+    took: DFF<Bit>,
     apply_value: DFF<Msg128>,
     ssobo_reg: DFF<Msg128>,
     stat_needed_reg: DFF<Msg128>,
@@ -125,7 +133,11 @@ pub struct SsoboAccount {
     fit_take3: Signal<Local, Bit>,
     take_keep3: Signal<Local, Bits<32>>,
     take_take3: Signal<Local, Bits<32>>,
+    fit_keep_lanes: Signal<Local, Bits<4>>,
+    fit_take_lanes: Signal<Local, Bits<4>>,
+    /// Stage S: the step fits (SO-12) / it is a batch/task that fits (its SBBN is taken).
     fits: Signal<Local, Bit>,
+    took_now: Signal<Local, Bit>,
     value_msg: Signal<Local, Msg128>,
     size_changing: Signal<Local, Bit>,
     idle: Signal<Local, Bit>,
@@ -156,11 +168,12 @@ impl Logic for SsoboAccount {
             test_nonzero,
             room_keep,
             room_take,
-            took,
             past_end,
             apply_commit,
             apply_offset,
-            apply_fits,
+            apply_fit_keep,
+            apply_fit_take,
+            took,
             apply_value,
             ssobo_reg,
             stat_needed_reg,
@@ -205,15 +218,24 @@ impl Logic for SsoboAccount {
         self.pause.next = self.size_changed.q.val()
             | self.size_changed_before.q.val()
             | self.size_changed_before2.q.val();
-        // ---- stage F: the headroom of this step is `room_take` when the previous step fit
-        // (`took`), `room_keep` otherwise. Both candidates are tested and reduced from
-        // registers, and `took` only selects the results: the loop through `took` is one
-        // multiplexer.
+        // ---- stage S's decision, first because stage F's headroom follows it: the step in S
+        // fits when every lane fits against its headroom, `room_take`'s lanes when the step
+        // before it fit (`took`), `room_keep`'s otherwise (both tested in F and registered:
+        // from registers this is one AND and a select).
+        self.fits.next = self.apply_fit_keep.q.val() == bits::<4>(15);
+        if self.took.q.val() {
+            self.fits.next = self.apply_fit_take.q.val() == bits::<4>(15);
+        }
+        self.took_now.next = self.apply_commit.q.val() & self.fits.val();
+        // ---- stage F: the headroom of this step is `room_take` when the step now in S fits
+        // (`took_now`), `room_keep` otherwise. The step is tested against both candidates,
+        // lane by lane, and the eight results registered for S: no compare follows the
+        // decision, and the decision follows no compare in its cycle.
         self.room0.next = self.room_keep.q.val().lane0;
         self.room1.next = self.room_keep.q.val().lane1;
         self.room2.next = self.room_keep.q.val().lane2;
         self.room3.next = self.room_keep.q.val().lane3;
-        if self.took.q.val() {
+        if self.took_now.val() {
             self.room0.next = self.room_take.q.val().lane0;
             self.room1.next = self.room_take.q.val().lane1;
             self.room2.next = self.room_take.q.val().lane2;
@@ -290,23 +312,40 @@ impl Logic for SsoboAccount {
                         == self.take3.val().get_bits::<16>(16))
                         & (self.value3.val().get_bits::<16>(0)
                             <= self.take3.val().get_bits::<16>(0)))));
-        self.fits.next = self.fit_keep0.val()
-            & self.fit_keep1.val()
-            & self.fit_keep2.val()
-            & self.fit_keep3.val();
-        if self.took.q.val() {
-            self.fits.next = self.fit_take0.val()
-                & self.fit_take1.val()
-                & self.fit_take2.val()
-                & self.fit_take3.val();
+        self.fit_keep_lanes.next = bits::<4>(0);
+        self.fit_take_lanes.next = bits::<4>(0);
+        if self.fit_keep0.val() {
+            self.fit_keep_lanes.next = self.fit_keep_lanes.val() | bits::<4>(1);
+        }
+        if self.fit_keep1.val() {
+            self.fit_keep_lanes.next = self.fit_keep_lanes.val() | bits::<4>(2);
+        }
+        if self.fit_keep2.val() {
+            self.fit_keep_lanes.next = self.fit_keep_lanes.val() | bits::<4>(4);
+        }
+        if self.fit_keep3.val() {
+            self.fit_keep_lanes.next = self.fit_keep_lanes.val() | bits::<4>(8);
+        }
+        if self.fit_take0.val() {
+            self.fit_take_lanes.next = self.fit_take_lanes.val() | bits::<4>(1);
+        }
+        if self.fit_take1.val() {
+            self.fit_take_lanes.next = self.fit_take_lanes.val() | bits::<4>(2);
+        }
+        if self.fit_take2.val() {
+            self.fit_take_lanes.next = self.fit_take_lanes.val() | bits::<4>(4);
+        }
+        if self.fit_take3.val() {
+            self.fit_take_lanes.next = self.fit_take_lanes.val() | bits::<4>(8);
         }
         self.apply_commit.d.next = self.test_commit.q.val();
         self.apply_offset.d.next = self.test_offset.q.val();
-        self.apply_fits.d.next = self.fits.val();
+        self.apply_fit_keep.d.next = self.fit_keep_lanes.val();
+        self.apply_fit_take.d.next = self.fit_take_lanes.val();
         self.apply_value.d.next = self.test_value.q.val();
         // Next step's headroom: this one, and this one less the SBBN; recomputed from the
         // size for a bundle, and when both stages are idle (the SSOBOs are then final).
-        self.took.d.next = self.test_commit.q.val() & self.fits.val();
+        self.took.d.next = self.took_now.val();
         self.room_keep.d.next.lane0 = self.room0.val();
         self.room_keep.d.next.lane1 = self.room1.val();
         self.room_keep.d.next.lane2 = self.room2.val();
@@ -319,7 +358,7 @@ impl Logic for SsoboAccount {
         self.take_take2.next = self.room_take.q.val().lane2 - self.value2.val();
         self.take_keep3.next = self.room_keep.q.val().lane3 - self.value3.val();
         self.take_take3.next = self.room_take.q.val().lane3 - self.value3.val();
-        if self.took.q.val() {
+        if self.took_now.val() {
             self.room_take.d.next.lane0 = self.take_take0.val();
             self.room_take.d.next.lane1 = self.take_take1.val();
             self.room_take.d.next.lane2 = self.take_take2.val();
@@ -346,7 +385,6 @@ impl Logic for SsoboAccount {
         self.past3.next = self.base.val().lane3 > self.size_reg.q.val().lane3;
         self.past_end_next.next = bits::<4>(0);
         if self.test_offset.q.val() | self.idle.val() {
-            self.took.d.next = false;
             self.room_keep.d.next.lane0 = self.size_reg.q.val().lane0 - self.base.val().lane0;
             self.room_keep.d.next.lane1 = self.size_reg.q.val().lane1 - self.base.val().lane1;
             self.room_keep.d.next.lane2 = self.size_reg.q.val().lane2 - self.base.val().lane2;
@@ -367,7 +405,7 @@ impl Logic for SsoboAccount {
         }
         // ---- stage S: the SSOBOs and the statistics.
         self.commit.next = self.apply_commit.q.val();
-        self.commit_overflow.next = self.apply_commit.q.val() & !self.apply_fits.q.val();
+        self.commit_overflow.next = self.apply_commit.q.val() & !self.fits.val();
         if self.apply_commit.q.val() {
             self.stat_needed_reg.d.next.lane0 =
                 self.stat_needed_reg.q.val().lane0 + self.apply_value.q.val().lane0;
@@ -377,7 +415,7 @@ impl Logic for SsoboAccount {
                 self.stat_needed_reg.q.val().lane2 + self.apply_value.q.val().lane2;
             self.stat_needed_reg.d.next.lane3 =
                 self.stat_needed_reg.q.val().lane3 + self.apply_value.q.val().lane3;
-            if self.apply_fits.q.val() {
+            if self.fits.val() {
                 self.ssobo_reg.d.next.lane0 =
                     self.ssobo_reg.q.val().lane0 + self.apply_value.q.val().lane0;
                 self.ssobo_reg.d.next.lane1 =
