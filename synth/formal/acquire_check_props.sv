@@ -15,9 +15,7 @@ module acquire_check_props(
     );
 
     // Environment: reset first; the inputs are free in every cycle.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     // WQ-4, in its words: 0 equal (sem == value), 1 unsigned >= (sem >= value), 2 circular >=
     // (the 32-bit difference sem - value read as a signed number is >= 0), 3 AND non-zero

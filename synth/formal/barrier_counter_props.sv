@@ -66,9 +66,7 @@ module barrier_counter_props(
 
     // Environment (SPEC X-2): reset first; every pipeline holds valid and its token until the
     // transfer; only barriers arrive (a primitive is BR-8's bad input, flagged by `violation`).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(posedge clock)
         if (past_valid) begin
             if ($past(valid[0] && !ready[0])) begin assume(valid[0]); assume(token0 == $past(token0)); end

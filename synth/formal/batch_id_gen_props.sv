@@ -24,9 +24,7 @@ module batch_id_gen_props(
 
     // Environment: reset first. Retire and done messages are free: any ID, in flight or not,
     // on both channels at once (the unit flags the bad ones).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     wire hand_out = id_valid && id_ready;
     // a - b mod 2^14 (a function: the width of its result is 14 bits in any expression).

@@ -17,9 +17,7 @@ module command_tree_props(
         .unit_reset_broadcast(unit_reset_broadcast) `OBSERVE
     );
 
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     reg [3:0] age = 4'd0;
     always @(posedge clock) if (age != 4'hf) age <= age + 4'd1;
 

@@ -61,9 +61,7 @@ module front_end_monitor_props(
 
     // Environment: reset first; drain_mode is a configuration register kept steady during a
     // switch (the module's contract), i.e. it changes only while the monitor is IDLE.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     reg drain_q = 1'b0;
     always @(posedge clock) drain_q <= drain_mode;
     always @(*) if (past_valid && phase != IDLE) assume(drain_mode == drain_q);

@@ -36,9 +36,7 @@ module gp_fifo_props(
 
     // Environment: reset first; software writes GP_PUT within the ring (its owner keeps it
     // within WQ-1; a value beyond it is flagged as a violation, not defined).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(*) if (put_valid && !put_follow) assume({2'b00, put_value} < n);
 
     // WQ-2, as written: wrap(x, n) = x & (n-1) for a power of two; x+n if x<0, x-n if x>=n,

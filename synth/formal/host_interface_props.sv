@@ -71,9 +71,7 @@ module host_interface_props(
     );
 
     // Environment: reset first.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     // Since the last advance (or reset), a command of the channel started.
     reg [1:0] executed = 2'b00;

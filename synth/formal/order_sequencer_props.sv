@@ -59,9 +59,7 @@ module order_sequencer_props(
     );
 
     // Environment: reset first; batch_size in 1..BS and layer_offset constant; the rest free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(*) assume(batch_size >= 9'd1 && batch_size <= `BS);
     always @(posedge clock) if (past_valid) assume(batch_size == $past(batch_size) && layer_offset == $past(layer_offset));
 

@@ -50,9 +50,7 @@ module prop_props(
     // transfer; no end marker reaches PROP (BR-8's bad input, flagged by `violation`); the back
     // end releases tile T (non-tiled) only for a barrier of T (non-tiled) that has left PROP and
     // is not released yet (it reaches the back end after ROP).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(posedge clock)
         if (past_valid && $past(in_valid && !in_ready)) begin
             assume(in_valid);

@@ -51,9 +51,7 @@ module provoking_vertex_cache_props(
     );
 
     // Environment: reset first; `capacity` in 1..CAP and constant; everything else free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(*) assume(capacity >= 7'd1 && capacity <= C);
     always @(posedge clock) if (past_valid) assume(capacity == $past(capacity));
 

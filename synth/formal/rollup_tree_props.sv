@@ -26,9 +26,7 @@ module rollup_tree_props(
         .none_quiescent(none_quiescent) `OBSERVE
     );
 
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     // Cycles since the start, saturating: $past(x, S) is defined once age >= S.
     reg [3:0] age = 4'd0;
     always @(posedge clock) if (age != 4'hf) age <= age + 4'd1;

@@ -24,9 +24,7 @@ module rr_arbiter_props(
 
     // Environment (SPEC X-2): reset first; every requester holds valid and its payload until
     // its transfer.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     wire [24:0] data_of [0:3];
     assign data_of[0] = data0;
     assign data_of[1] = data1;

@@ -32,9 +32,7 @@ module semaphore_memory_props(
     // Environment: reset first. Writes and reads are free in every cycle (a thread write may
     // be withdrawn: the unit does not rely on the thread holding it); a host write during the
     // clear sweep is allowed (the unit flags it and drops it).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     // Cycles since the last reset, saturating at 2^SB + 2 (the sweep takes 2^SB cycles).
     reg [SB+1:0] since_reset = 0;

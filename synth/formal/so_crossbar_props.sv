@@ -57,9 +57,7 @@ module so_crossbar_props(
 
     // Environment (SPEC X-2): reset first; each SO unit holds valid and its payload until its
     // ready; SSYNC's ready and the response channel are free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     wire [24:0] fd [0:3];
     assign fd[0] = so_first_data0; assign fd[1] = so_first_data1;
     assign fd[2] = so_first_data2; assign fd[3] = so_first_data3;

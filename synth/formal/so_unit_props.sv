@@ -63,9 +63,7 @@ module so_unit_props(
 
     // Environment: reset first. Every other input is free (no claim below needs the MPC, the
     // shader, SSYNC or the memory to keep their own handshake rules).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     wire live = past_valid && !reset;
 
 `ifndef MUTANT

@@ -55,9 +55,7 @@ module soft_put_allocator_props #(parameter I = `IDX, parameter X = `IDX + 2) (
 
     // Environment: reset first; n is fixed. Index inputs lie in the ring except where PASSED
     // checks the flag for them.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 `ifndef P_PASSED
     always @(*) if (setup_valid) assume({2'b00, setup_gp_get} < n);
     always @(*) if (shadow_valid) assume({2'b00, shadow_gp_put_value} < n);

@@ -89,9 +89,7 @@ module ssync_props(
     );
 
     // Environment (SPEC X-2).
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(posedge clock)
         if (past_valid) begin
             if ($past(cmd_valid && !cmd_ready)) begin

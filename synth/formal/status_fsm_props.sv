@@ -19,9 +19,7 @@ module status_fsm_props(
     );
     localparam EMPTY = 3'd0, ACTIVE = 3'd1, QUIESCENT = 3'd3, STALLED = 3'd5, HALTED = 3'd7;
 
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     // ST-3, row by row.
     function [2:0] st3;

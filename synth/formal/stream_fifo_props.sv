@@ -25,9 +25,7 @@ module stream_fifo_props(
 
     // Environment (SPEC X-2): reset in the first cycle; the producer holds wr_valid and
     // wr_data until the transfer. The consumer's rd_ready is free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(posedge clock)
         if (past_valid && $past(wr_valid && !wr_ready)) begin
             assume(wr_valid);

@@ -36,9 +36,7 @@ module tiling_unit_props(
 
     // Environment: reset first; `bin_capacity` is configuration: in 1..=256 (the documented
     // range) and steady. Every other input is free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
     always @(*) assume(bin_capacity >= 9'd1 && bin_capacity <= 9'd256);
     always @(posedge clock) if (past_valid) assume(bin_capacity == $past(bin_capacity));
     wire live = past_valid && !reset;

@@ -29,9 +29,7 @@ module viewport_multicast_props(
     );
 
     // Environment: reset first; everything else free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     wire accept = in_valid && in_ready;
     wire beat = out_valid && out_ready;

@@ -31,9 +31,7 @@ module viewport_swizzle_props(
     );
 
     // Environment: reset first; everything else free.
-    reg past_valid = 1'b0;
-    always @(posedge clock) past_valid <= 1'b1;
-    always @(*) if (!past_valid) assume(reset);
+    `include "reset_first.vh"
 
     // PA-5, as written: field c of the code (bits 3c+2:3c) chooses output component c (x, y, z,
     // w at bits 32c+31:32c) among +x=0, -x=1, +y=2, -y=3, +z=4, -z=5, +w=6, -w=7; negation

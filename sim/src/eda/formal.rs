@@ -183,6 +183,10 @@ pub struct FormalResult {
     pub mutant_caught: Option<(u32, PathBuf)>,
 }
 
+/// The environment every props file includes (`synth/formal/reset_first.vh`: reset in the
+/// first cycle, `past_valid` after it), written beside `props.sv` for Yosys.
+pub const RESET_FIRST_VH: &str = "reset_first.vh";
+
 /// The folder of the props files.
 pub fn props_dir() -> PathBuf {
     crate::work_root().join("synth").join("formal")
@@ -208,10 +212,14 @@ pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
         .map_err(|e| format!("{}: {}", props_path.display(), e))?;
     let verilog = (check.verilog)();
     let (observed, observe_vh) = observe(&verilog, check.unit, &props)?;
+    let env_path = props_dir().join(RESET_FIRST_VH);
+    let reset_first_vh = std::fs::read_to_string(&env_path)
+        .map_err(|e| format!("{}: {}", env_path.display(), e))?;
     let props = Props {
         text: props,
         observed,
         observe_vh,
+        reset_first_vh,
     };
     check
         .properties
@@ -226,6 +234,8 @@ struct Props {
     text: String,
     observed: Vec<String>,
     observe_vh: String,
+    /// The shared environment ([`RESET_FIRST_VH`]).
+    reset_first_vh: String,
 }
 
 fn run_property(
@@ -517,6 +527,7 @@ fn build_model(
     std::fs::write(dir.join("dut.v"), verilog).map_err(io)?;
     std::fs::write(dir.join("props.sv"), &props.text).map_err(io)?;
     std::fs::write(dir.join("observe.vh"), &props.observe_vh).map_err(io)?;
+    std::fs::write(dir.join(RESET_FIRST_VH), &props.reset_first_vh).map_err(io)?;
     let mut defines = format!(" -DP_{}", p.name);
     for (k, v) in &check.defines {
         defines += &format!(" -D{}={}", k, v);
