@@ -18,7 +18,7 @@
 //! property also has a mutant ([`Mutant`]): a textual change of the exported Verilog that
 //! breaks it. The mutant is checked by BMC with the helper invariants left out (`MUTANT`
 //! defined), and must fail with a counterexample (a VCD, kept under `target/formal/cex/`).
-use super::{run, scratch_dir};
+use super::{read_text, run, scratch_dir};
 use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -208,13 +208,10 @@ pub fn tools_available() -> Result<(), String> {
 /// Run every property of `check`.
 pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
     let props_path = props_dir().join(format!("{}_props.sv", check.props));
-    let props = std::fs::read_to_string(&props_path)
-        .map_err(|e| format!("{}: {}", props_path.display(), e))?;
+    let props = read_text(&props_path)?;
     let verilog = (check.verilog)();
     let (observed, observe_vh) = observe(&verilog, check.unit, &props)?;
-    let env_path = props_dir().join(RESET_FIRST_VH);
-    let reset_first_vh = std::fs::read_to_string(&env_path)
-        .map_err(|e| format!("{}: {}", env_path.display(), e))?;
+    let reset_first_vh = read_text(&props_dir().join(RESET_FIRST_VH))?;
     let props = Props {
         text: props,
         observed,

@@ -23,7 +23,7 @@ pub struct LintWarning {
 /// a width rule.
 pub fn waived_rules() -> Result<Vec<String>, String> {
     let path = waiver_file();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let text = eda::read_text(&path)?;
     let mut rules = vec![];
     let mut reason = false;
     for line in text.lines().map(str::trim) {

@@ -429,7 +429,7 @@ pub fn synth_ice40(
 /// Moves flip-flops that directly follow a block RAM's read data into its output register, in
 /// the netlist file Yosys wrote ([`bram_outreg`]). Returns how many moved.
 fn absorb_bram_output_registers(json: &Path) -> Result<usize, String> {
-    let text = std::fs::read_to_string(json).map_err(|e| format!("{}: {}", json.display(), e))?;
+    let text = eda::read_text(json)?;
     let mut netlist: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {}", json.display(), e))?;
     let moved = bram_outreg::absorb_output_registers(&mut netlist);

@@ -2,7 +2,7 @@
 //!
 //! A check that needs a missing tool is skipped with a printed reason, unless
 //! `PPU_REQUIRE_EDA=1` is set (CI sets it), in which case the missing tool is an error.
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// `PPU_REQUIRE_EDA=1`: missing tools fail instead of skipping.
@@ -68,6 +68,11 @@ fn package_of(tool: &str) -> &'static str {
         "nextpnr-ice40" => "nextpnr-ice40",
         _ => "the tool",
     }
+}
+
+/// A file's text, or a message naming the file.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), e))
 }
 
 /// Run a command, returning its output or a message naming the command.
