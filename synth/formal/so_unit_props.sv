@@ -17,7 +17,7 @@
 //   wr_bytes` (no wrap) is at most the bytes the job's second request counted for b; a
 //   transfer writes at least one byte. The job of a transfer is the oldest whose `job_done` has
 //   not pulsed, its response and counts as taken on the ports.
-// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q writing_reg$q request_offsets$q fit_check.writes$q prep_order0$q prep_order1$q prep_order2$q prep_order3$q prep_bpc$q prep_excess$0$q prep_excess$1$q prep_excess$2$q prep_excess$3$q prep_last$0$q prep_last$1$q prep_last$2$q prep_last$3$q slot_bytes$0$q slot_bytes$1$q slot_bytes$2$q slot_bytes$3$q slot_excess$0$q slot_excess$1$q slot_excess$2$q slot_excess$3$q slot_last$0$q slot_last$1$q slot_last$2$q slot_last$3$q slot_offset$1$q slot_offset$2$q slot_offset$3$q slot_valid$0$q slot_valid$1$q slot_valid$2$q slot_valid$3$q slot_buffer$0$q slot_buffer$1$q slot_buffer$2$q slot_buffer$3$q slot_offset$0$q slot0_start$q job_bpc$q
+// observe: request_busy$q request_first_pending$q request_counting$q request_second_pending$q request_answered$q request_settled$q second_data_reg$q writing_reg$q request_offsets$q fit_check.writes$q prep_order*$q prep_bpc$q prep_excess$*$q prep_last$*$q slot_bytes$*$q slot_excess$*$q slot_last$*$q slot_offset$*$q slot_valid$*$q slot_buffer$*$q slot0_start$q job_bpc$q
 `default_nettype none
 module so_unit_props(
     input wire clock,
@@ -257,25 +257,17 @@ module so_unit_props(
                 end
         end
     endfunction
-    // Stage B's slots and stage A's prepared figures, lane k of each packed vector.
-    wire [127:0] s_bytes = {obs_slot_bytes_3_q, obs_slot_bytes_2_q, obs_slot_bytes_1_q,
-        obs_slot_bytes_0_q};
-    wire [127:0] s_excess = {obs_slot_excess_3_q, obs_slot_excess_2_q, obs_slot_excess_1_q,
-        obs_slot_excess_0_q};
-    wire [127:0] s_off = {obs_slot_offset_3_q, obs_slot_offset_2_q, obs_slot_offset_1_q,
-        obs_slot_offset_0_q};
-    wire [127:0] p_excess = {obs_prep_excess_3_q, obs_prep_excess_2_q, obs_prep_excess_1_q,
-        obs_prep_excess_0_q};
-    wire [3:0] s_last = {obs_slot_last_3_q, obs_slot_last_2_q, obs_slot_last_1_q,
-        obs_slot_last_0_q};
-    wire [3:0] s_valid = {obs_slot_valid_3_q, obs_slot_valid_2_q, obs_slot_valid_1_q,
-        obs_slot_valid_0_q};
-    wire [7:0] s_buf = {obs_slot_buffer_3_q, obs_slot_buffer_2_q, obs_slot_buffer_1_q,
-        obs_slot_buffer_0_q};
-    wire [3:0] p_last = {obs_prep_last_3_q, obs_prep_last_2_q, obs_prep_last_1_q,
-        obs_prep_last_0_q};
-    wire [15:0] p_order = {obs_prep_order3_q, obs_prep_order2_q, obs_prep_order1_q,
-        obs_prep_order0_q};
+    // Stage B's slots and stage A's prepared figures, lane k of each packed vector (the observe
+    // line's `*` patterns: every index concatenated, index 0 lowest).
+    wire [127:0] s_bytes = obs_slot_bytes_q_all;
+    wire [127:0] s_excess = obs_slot_excess_q_all;
+    wire [127:0] s_off = obs_slot_offset_q_all;
+    wire [127:0] p_excess = obs_prep_excess_q_all;
+    wire [3:0] s_last = obs_slot_last_q_all;
+    wire [3:0] s_valid = obs_slot_valid_q_all;
+    wire [7:0] s_buf = obs_slot_buffer_q_all;
+    wire [3:0] p_last = obs_prep_last_q_all;
+    wire [15:0] p_order = obs_prep_order_q_all;
     wire [127:0] tail_resp = (q_n == 2'd2) ? q_resp1 : q_resp0;
     wire [127:0] tail_cnt = (q_n == 2'd2) ? q_cnt1 : q_cnt0;
     integer k;
