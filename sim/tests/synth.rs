@@ -24,6 +24,44 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
 }
 
 #[test]
+fn x4_io_wrapper_keeps_a_units_input_registers() {
+    // A unit whose input goes straight into a register (no enable, no reset, initial value 0
+    // as rust-hdl's `DFF` exports it): inside the wrapper that register must stay the unit's own, not merge with the wrapper's input
+    // chain (the measured paths would then start in the wrapper).
+    let Some(yosys) = eda::tool_for_test("yosys", "synthesis") else {
+        return;
+    };
+    let unit = "module in_reg(clock, a, b, y);\n\
+    input wire clock;\n    input wire [3:0] a;\n    input wire [3:0] b;\n    \
+    output wire [3:0] y;\n    reg [3:0] a_q;\n    reg [3:0] b_q;\n    \
+    initial begin a_q = 4'd0; b_q = 4'd0; end\n    \
+    always @(posedge clock) begin a_q <= a; b_q <= b; end\n    \
+    assign y = a_q ^ b_q;\nendmodule\n";
+    let (wrapper, wrapper_ffs) = synth::io_wrapper("in_reg", &synth::ports_of(unit, "in_reg"));
+    assert_eq!(wrapper_ffs, 8 + 4);
+    let dir = eda::scratch_dir("synth-wrapper-test").unwrap();
+    std::fs::write(dir.join("in_reg.v"), unit).unwrap();
+    std::fs::write(dir.join("in_reg_pnr.v"), &wrapper).unwrap();
+    let out = std::process::Command::new(&yosys)
+        .current_dir(&dir)
+        .args([
+            "-q",
+            "-p",
+            "read_verilog in_reg.v in_reg_pnr.v; synth_ice40 -top in_reg_pnr; tee -o s.txt stat",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stat = std::fs::read_to_string(dir.join("s.txt")).unwrap();
+    let (_, _, flip_flops, _) = synth::parse_stat(&stat);
+    assert_eq!(flip_flops, 8 + wrapper_ffs, "{}", stat);
+}
+
+#[test]
 fn x4_io_wrapper_ports_follow_the_exported_module() {
     let v = (registry::unit("rr_arbiter").unwrap().verilog)();
     let ports = synth::ports_of(&v, "rr_arbiter");
@@ -106,6 +144,18 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
     assert_eq!(again.matches("## Timing notes").count(), 1);
     assert!(again.ends_with("- b: retimed.\n"));
     assert_eq!(synth::units_in_report(&again), vec!["a", "b"]);
+    // A design over the HX8K's cells, and one within them that the placer refuses.
+    let over = synth::SynthRow {
+        ice40_needs: Some(21470),
+        ..a.clone()
+    };
+    assert!(synth::report_line(&over).contains("| does not fit (21470 LCs) | "));
+    let refused = synth::SynthRow {
+        ice40_needs: Some(7158),
+        ..a
+    };
+    assert!(synth::report_line(&refused)
+        .contains("| does not fit (no legal placement, 7158 of 7680 LCs) | "));
 }
 
 #[test]

@@ -9,8 +9,10 @@
 //!
 //! Resource figures come from Yosys on the bare unit. Fmax comes from nextpnr on the unit inside
 //! a registered IO wrapper ([`io_wrapper`]): all unit inputs are loaded from one serial shift
-//! register and all outputs are captured into another, so units with more ports than a package
-//! has pins still place, and every timing path starts and ends at a flip-flop. The wrapper's
+//! register (shifting while `load` is low, so none of its flip-flops can merge with a unit's
+//! input register) and all outputs are captured into another (on `load`), so units with more
+//! ports than a package has pins still place, and every timing path starts and ends at a
+//! flip-flop. The wrapper's
 //! own flip-flops are counted in the placed cells and reported in their own column. A design
 //! larger than the HX8K is reported as "does not fit" with the cells it needs. Each row carries
 //! the start and end of the ECP5 critical path and a hash of the exported Verilog it describes,
@@ -129,14 +131,18 @@ pub fn io_wrapper(module: &str, ports: &[VPort]) -> (String, u64) {
     let _ = writeln!(s, "  reg [{}:0] in_sr = 0;", iw - 1);
     let _ = writeln!(s, "  reg [{}:0] out_sr = 0;", ow - 1);
     let _ = writeln!(s, "  wire [{}:0] outs;", ow - 1);
+    // The input chain shifts only while `load` is low. Shifting every cycle, each of its
+    // flip-flops would equal a unit's input register loaded from the bit before it (no
+    // enable, no reset), and Yosys would merge the two: the unit's register would vanish into
+    // the chain, placed along it, and the measured path would start in the wrapper.
     if iw > 1 {
         let _ = writeln!(
             s,
-            "  always @(posedge clk) in_sr <= {{in_sr[{}:0], sin}};",
+            "  always @(posedge clk) if (!load) in_sr <= {{in_sr[{}:0], sin}};",
             iw - 2
         );
     } else {
-        let _ = writeln!(s, "  always @(posedge clk) in_sr <= sin;");
+        let _ = writeln!(s, "  always @(posedge clk) if (!load) in_sr <= sin;");
     }
     if ow > 1 {
         let _ = writeln!(
@@ -705,9 +711,20 @@ fn mhz(v: Option<f64>) -> String {
     v.map(|v| format!("{:.1}", v)).unwrap_or_else(|| "-".into())
 }
 
+/// Logic cells of the iCE40 HX8K.
+const HX8K_LCS: u64 = 7680;
+
 /// One table line of the report.
 pub fn report_line(r: &SynthRow) -> String {
     let (placed, fmax) = match r.ice40_needs {
+        // Within the device's cells but refused by the placer (no legal placement).
+        Some(n) if n <= HX8K_LCS => (
+            format!(
+                "does not fit (no legal placement, {} of {} LCs)",
+                n, HX8K_LCS
+            ),
+            "-".to_string(),
+        ),
         Some(n) => (format!("does not fit ({} LCs)", n), "-".to_string()),
         None => (opt(r.placed_lcs), mhz(r.fmax_mhz)),
     };
@@ -757,7 +774,8 @@ pub fn report_markdown(lines: &[String]) -> String {
          Memories of at most 16 words are distributed RAM on ECP5 (as Diamond maps them; `BlockRam`'s block-RAM hint is for the iCE40).\n\
          LUT4, carry, flip-flops and RAM: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
-         is register to register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
+         is register to register; its input chain shifts only while outputs are not being captured, so none of its\n\
+         flip-flops can merge with a unit's input register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
          digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n"
     );
     let _ = writeln!(
