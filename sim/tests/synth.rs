@@ -26,8 +26,9 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
 #[test]
 fn x4_io_wrapper_keeps_a_units_input_registers() {
     // A unit whose input goes straight into a register (no enable, no reset, initial value 0
-    // as rust-hdl's `DFF` exports it): inside the wrapper that register must stay the unit's own, not merge with the wrapper's input
-    // chain (the measured paths would then start in the wrapper).
+    // as rust-hdl's `DFF` exports it): inside the wrapper that register must stay the unit's
+    // own, not merge with the wrapper's input chain (the measured paths would then start in
+    // the wrapper).
     let Some(yosys) = eda::tool_for_test("yosys", "synthesis") else {
         return;
     };

@@ -12,9 +12,10 @@
 //! register (shifting while `load` is low, so none of its flip-flops can merge with a unit's
 //! input register) and all outputs are captured into another (on `load`), so units with more
 //! ports than a package has pins still place, and every timing path starts and ends at a
-//! flip-flop. The wrapper's
-//! own flip-flops are counted in the placed cells and reported in their own column. A design
-//! larger than the HX8K is reported as "does not fit" with the cells it needs. Each row carries
+//! flip-flop. The wrapper's own flip-flops are counted in the placed cells and reported in their
+//! own column. A design larger than the HX8K is reported as "does not fit" with the cells it
+//! needs; one within its cells that nextpnr cannot place legally, as "does not fit (no legal
+//! placement, ...)". Each row carries
 //! the start and end of the ECP5 critical path and a hash of the exported Verilog it describes,
 //! so a test can tell a report that is older than the RTL.
 //!
@@ -411,8 +412,11 @@ pub fn synth_ice40(
     row.fmax_mhz = fmax;
     row.placed_lcs = lcs;
     if !out.status.success() {
-        let re = Regex::new(r"(\d+) ICESTORM_LC.*available|ICESTORM_LC:\s+(\d+)/\s*7680")
-            .expect("static regex");
+        let re = Regex::new(&format!(
+            r"(\d+) ICESTORM_LC.*available|ICESTORM_LC:\s+(\d+)/\s*{}",
+            HX8K_LCS
+        ))
+        .expect("static regex");
         row.ice40_needs = re
             .captures_iter(&log)
             .last()
