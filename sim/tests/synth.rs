@@ -43,21 +43,13 @@ fn x4_io_wrapper_keeps_a_units_input_registers() {
     let dir = eda::scratch_dir("synth-wrapper-test").unwrap();
     std::fs::write(dir.join("in_reg.v"), unit).unwrap();
     std::fs::write(dir.join("in_reg_pnr.v"), &wrapper).unwrap();
-    let out = std::process::Command::new(&yosys)
-        .current_dir(&dir)
-        .args([
-            "-q",
-            "-p",
-            "read_verilog in_reg.v in_reg_pnr.v; synth_ice40 -top in_reg_pnr; tee -o s.txt stat",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stat = std::fs::read_to_string(dir.join("s.txt")).unwrap();
+    eda::run_ok(std::process::Command::new(&yosys).current_dir(&dir).args([
+        "-q",
+        "-p",
+        "read_verilog in_reg.v in_reg_pnr.v; synth_ice40 -top in_reg_pnr; tee -o s.txt stat",
+    ]))
+    .unwrap();
+    let stat = eda::read_text(&dir.join("s.txt")).unwrap();
     let (_, _, flip_flops, _) = synth::parse_stat(&stat);
     assert_eq!(flip_flops, 8 + wrapper_ffs, "{}", stat);
 }
