@@ -683,7 +683,7 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
 /// Yosys 0.23's `sim`).
 fn sim_replay(dir: &Path, vcd: &Path) -> Result<Option<u32>, String> {
     let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
-    let script = std::fs::read_to_string(dir.join("replay.ys")).map_err(io)?;
+    let script = read_text(&dir.join("replay.ys"))?;
     std::fs::write(
         dir.join("replay_run.ys"),
         format!(

@@ -15,9 +15,8 @@
 //! flip-flop. The wrapper's own flip-flops are counted in the placed cells and reported in their
 //! own column. A design larger than the HX8K is reported as "does not fit" with the cells it
 //! needs; one within its cells that nextpnr cannot place legally, as "does not fit (no legal
-//! placement, ...)". Each row carries
-//! the start and end of the ECP5 critical path and a hash of the exported Verilog it describes,
-//! so a test can tell a report that is older than the RTL.
+//! placement, ...)". Each row carries the start and end of the ECP5 critical path and a hash of
+//! the exported Verilog it describes, so a test can tell a report that is older than the RTL.
 //!
 //! Placement moves one design's Fmax by 5-17% from seed to seed, more than many retiming steps
 //! gain, while the report's rows keep the fixed seed 1. `ppu synth --seeds 1,2,3` also places
@@ -377,8 +376,7 @@ pub fn synth_ice40(
             .current_dir(dir)
             .args(["-q", "-p", &script]),
     )?;
-    let stat =
-        std::fs::read_to_string(dir.join(format!("{}.stat", name))).map_err(|e| e.to_string())?;
+    let stat = eda::read_text(&dir.join(format!("{}.stat", name)))?;
     let (lut4, carry, flip_flops, ram_bits) = parse_stat(&stat);
     let mut row = SynthRow {
         unit: name.into(),
@@ -510,8 +508,7 @@ pub fn synth_ecp5(
             .current_dir(dir)
             .args(["-q", "-p", &script]),
     )?;
-    let stat = std::fs::read_to_string(dir.join(format!("{}.ecp5.stat", name)))
-        .map_err(|e| e.to_string())?;
+    let stat = eda::read_text(&dir.join(format!("{}.ecp5.stat", name)))?;
     let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
     absorb_bram_output_registers(&dir.join(&json))?;
     let out = pnr(nextpnr, PNR_ECP5, dir, &json, 1)?;
