@@ -24,7 +24,7 @@
 // `arbiter.grant` is the choice of the RrArbiter sub-block, one-hot (a local of it, no port):
 // the runner flattens the formal copy to reach it. "The choice is one-hot and names
 // token_source" is the helper invariant that closes the induction at k = 2.
-// observe: clearing$q clear_tile$q in_valid$q in_tiled$q in_tile$q read_valid$q read_tiled$q read_tile$q count_valid$q count_tiled$q count_tile$q count_raw$q sel_raw$q sel_last$q sel_alt$q sel_nontiled$q alt_next$q wr_valid$q wr_tile$q wr_count$q wr_next$q written_valid$q written_tile$q written_next$q nontiled_next$q release_valid_reg$q tile_counts$read_address tile_counts$read_data tile_counts$write_address tile_counts$write_data tile_counts$write_enable arbiter.grant
+// observe: clearing$q clear_tile$q in_valid$q in_tiled in_tile read_valid$q read_tiled$q read_tile$q count_valid$q count_tiled$q count_tile$q count_raw$q sel_raw$q sel_last$q sel_alt$q sel_nontiled$q alt_next$q wr_valid$q wr_tile$q wr_count$q wr_next$q written_valid$q written_tile$q written_next$q nontiled_next$q release_valid_reg$q tile_counts$read_address tile_counts$read_data tile_counts$write_address tile_counts$write_data tile_counts$write_enable arbiter.grant
 `default_nettype none
 module barrier_counter_props(
     input wire clock,
@@ -136,12 +136,12 @@ module barrier_counter_props(
 
     // Tile T's (and non-tiled) tokens in each stage; the count of T decided last (the write
     // stage's, else the RAM word) and the non-tiled count (its register keeps the successor).
-    wire in_t = obs_in_valid_q && obs_in_tiled_q && obs_in_tile_q == T;
+    wire in_t = obs_in_valid_q && obs_in_tiled && obs_in_tile == T;
     wire rd_t = obs_read_valid_q && obs_read_tiled_q && obs_read_tile_q == T;
     wire ct_t = obs_count_valid_q && obs_count_tiled_q && obs_count_tile_q == T;
     wire wr_t = obs_wr_valid_q && obs_wr_tile_q == T;
     wire wn_t = obs_written_valid_q && obs_written_tile_q == T;
-    wire in_n = obs_in_valid_q && !obs_in_tiled_q;
+    wire in_n = obs_in_valid_q && !obs_in_tiled;
     wire rd_n = obs_read_valid_q && !obs_read_tiled_q;
     wire ct_n = obs_count_valid_q && !obs_count_tiled_q;
     wire [3:0] last_t = wr_t ? obs_wr_count_q : word_t;

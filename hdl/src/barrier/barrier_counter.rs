@@ -15,9 +15,10 @@
 //! token, or the arbiter saw a requester drop `valid`).
 //!
 //! Timing: after reset a clear sweep writes 0 into all 256 tile counts (256 cycles, tokens
-//! wait). Then one token per cycle in five stages: the arbiter's choice is registered (the
-//! input stage, so the block RAM's read address is a register); stage 0 addresses its tile's
-//! count; stage 1 registers the block RAM's word as it is (no logic after the RAM) and whether
+//! wait). Then one token per cycle in five stages: the arbiter's choice is registered as an
+//! index beside every pipeline's token (the input stage: the arbitration and the token
+//! multiplexer are in different cycles); stage 0 picks the taken token with that registered
+//! index (one multiplexer level) and addresses its tile's count; stage 1 registers the block RAM's word as it is (no logic after the RAM) and whether
 //! the token ahead (in stage 2 now), the one before it (in the write stage now) or the one
 //! before that (whose write is at this edge, so the word read is undefined) has the same tile;
 //! stage 2 takes its count from the newest of those, adds one and releases or registers the
@@ -28,7 +29,8 @@
 //! already merged into one register there).
 //!
 //! Latency: a token taken in cycle t shows its release in cycle t+4 (t+3 before session 17,
-//! which added the input stage); still one token per cycle.
+//! which added the input stage); still one token per cycle. `violation` for a primitive
+//! rises in cycle t+1 (from the input stage's registers).
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use crate::widgets::rr_arbiter::RrArbiter;
@@ -49,15 +51,21 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     pub ready: Signal<Out, Bit>,
     pub violation: Signal<Out, Bit>,
     arbiter: RrArbiter<BarrierToken, PIPES, SRC_BITS>,
-    grant_kind: Signal<Local, Bits<2>>,
-    grant_tile: Signal<Local, Bits<TILE_BITS>>,
     tile_counts: BlockRam<Bits<4>, TILE_BITS>,
     clearing: DFF<Bit>,
     clear_tile: DFF<Bits<TILE_BITS>>,
-    /// Input stage: the token the arbiter granted last cycle (its tile is the read address).
+    /// Input stage: whether a token was taken last cycle, which pipeline's (`in_source`, the
+    /// arbiter's choice), and every pipeline's token as it was at that edge (`in_token`, loaded
+    /// every cycle): the taken token is `in_token[in_source]`, a multiplexer with a registered
+    /// select, so no cycle holds both the arbitration and the token multiplexer.
     in_valid: DFF<Bit>,
-    in_tiled: DFF<Bit>,
-    in_tile: DFF<Bits<TILE_BITS>>,
+    in_source: DFF<Bits<SRC_BITS>>,
+    in_token: [DFF<BarrierToken>; PIPES],
+    /// The token taken last cycle (`in_token[in_source]`): its kind and tile (the read address).
+    in_tiled: Signal<Local, Bit>,
+    in_tile: Signal<Local, Bits<TILE_BITS>>,
+    in_kind: Signal<Local, Bits<2>>,
+    in_taken: Signal<Local, BarrierToken>,
     /// Stage 1: the token whose count the block RAM reads (address given last cycle).
     read_valid: DFF<Bit>,
     read_tiled: DFF<Bit>,
@@ -110,6 +118,8 @@ pub struct BarrierCounter<const PIPES: usize, const SRC_BITS: usize> {
     count_succ: [Constant<Bits<4>>; 16],
     count_succ2: [Constant<Bits<4>>; 16],
     take_token: Signal<Local, Bit>,
+    /// `source_index[i]` = i.
+    source_index: [Constant<Bits<SRC_BITS>>; PIPES],
     last_tile: Constant<Bits<TILE_BITS>>,
     kind_prim: Constant<Bits<2>>,
     kind_tiled: Constant<Bits<2>>,
@@ -140,14 +150,16 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             ready: Default::default(),
             violation: Default::default(),
             arbiter: Default::default(),
-            grant_kind: Default::default(),
-            grant_tile: Default::default(),
             tile_counts: Default::default(),
             clearing: Default::default(),
             clear_tile: Default::default(),
             in_valid: Default::default(),
+            in_source: Default::default(),
+            in_token: std::array::from_fn(|_| Default::default()),
             in_tiled: Default::default(),
             in_tile: Default::default(),
+            in_kind: Default::default(),
+            in_taken: Default::default(),
             read_valid: Default::default(),
             read_tiled: Default::default(),
             read_tile: Default::default(),
@@ -185,6 +197,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Default for BarrierCounter<PIPES
             count_succ: std::array::from_fn(|k| Constant::new(bits::<4>(succ(k, 1, PIPES)))),
             count_succ2: std::array::from_fn(|k| Constant::new(bits::<4>(succ(k, 2, PIPES)))),
             take_token: Default::default(),
+            source_index: std::array::from_fn(|i| Constant::new(bits::<SRC_BITS>(i as u64))),
             last_tile: Constant::new(bits::<TILE_BITS>((MAX_TILES - 1) as u64)),
             kind_prim: Constant::new(bits::<2>(KIND_PRIM)),
             kind_tiled: Constant::new(bits::<2>(KIND_TILED_BARRIER)),
@@ -210,8 +223,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             clearing,
             clear_tile,
             in_valid,
-            in_tiled,
-            in_tile,
+            in_source,
             read_valid,
             read_tiled,
             read_tile,
@@ -243,8 +255,10 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
             self.arbiter.req_data[i].next = self.token[i].val();
             self.token_ready[i].next = self.arbiter.req_ready[i].val();
         }
-        self.grant_kind.next = self.arbiter.grant_data.val().kind;
-        self.grant_tile.next = self.arbiter.grant_data.val().tile;
+        for i in 0..PIPES {
+            self.in_token[i].clock.next = self.clock.val();
+            self.in_token[i].d.next = self.token[i].val();
+        }
         self.token_source.next = self.arbiter.grant_source.val();
         // Stage 2: count the token; register its new count for the write, or release.
         self.raw_written.next = bits::<4>(0);
@@ -324,16 +338,24 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.count_tiled.d.next = self.read_tiled.q.val();
         self.count_tile.d.next = self.read_tile.q.val();
         // Stage 0: read the count of the token in the input stage.
-        self.tile_counts.read_address.next = self.in_tile.q.val();
+        self.in_taken.next = self.in_token[0].q.val();
+        for i in 0..PIPES {
+            if self.in_source.q.val() == self.source_index[i].val() {
+                self.in_taken.next = self.in_token[i].q.val();
+            }
+        }
+        self.in_kind.next = self.in_taken.val().kind;
+        self.in_tile.next = self.in_taken.val().tile;
+        self.in_tiled.next = self.in_kind.val() == self.kind_tiled.val();
+        self.tile_counts.read_address.next = self.in_tile.val();
         self.read_valid.d.next = self.in_valid.q.val();
-        self.read_tiled.d.next = self.in_tiled.q.val();
-        self.read_tile.d.next = self.in_tile.q.val();
+        self.read_tiled.d.next = self.in_tiled.val();
+        self.read_tile.d.next = self.in_tile.val();
         // Input stage: take the next token (none during the clear sweep).
         self.take_token.next = self.arbiter.grant_valid.val() & !self.clearing.q.val();
         self.arbiter.grant_ready.next = !self.clearing.q.val();
         self.in_valid.d.next = self.take_token.val();
-        self.in_tiled.d.next = self.grant_kind.val() == self.kind_tiled.val();
-        self.in_tile.d.next = self.grant_tile.val();
+        self.in_source.d.next = self.arbiter.grant_source.val();
         // The clear sweep after reset.
         if self.clearing.q.val() {
             self.tile_counts.write_address.next = self.clear_tile.q.val();
@@ -349,7 +371,7 @@ impl<const PIPES: usize, const SRC_BITS: usize> Logic for BarrierCounter<PIPES, 
         self.release_tile.next = self.release_tile_reg.q.val();
         self.ready.next = !self.clearing.q.val();
         self.violation.next = self.arbiter.violation.val()
-            | (self.take_token.val() & (self.grant_kind.val() == self.kind_prim.val()));
+            | (self.in_valid.q.val() & (self.in_kind.val() == self.kind_prim.val()));
         if self.reset.val() {
             self.clearing.d.next = true;
             self.clear_tile.d.next = bits::<TILE_BITS>(0);

@@ -687,9 +687,6 @@ impl Logic for TilingUnit {
                 self.epochs.d.next = bits::<8>(0);
                 // Every list is empty again: the staged item's tile too.
                 self.stage_word.d.next = bits::<32>(0);
-                for w in 0..FLAG_WORDS {
-                    self.tile_nonempty[w].d.next = bits::<32>(0);
-                }
             }
         }
         if self.clear_walk_bit.val() {
@@ -704,6 +701,14 @@ impl Logic for TilingUnit {
                     self.tile_nonempty[w].d.next =
                         self.tile_nonempty[w].q.val() & !self.clear_mask.q.val();
                 }
+            }
+        }
+        // Every list is empty again at the end of a flush: the flags are zeroed in every cycle
+        // of the flush's last state (nothing is binned or walked in it), so the 256 flags'
+        // clear waits for the state register only, not for the output's handshake.
+        if self.state.q.val() == self.st_flush_tail.val() {
+            for w in 0..FLAG_WORDS {
+                self.tile_nonempty[w].d.next = bits::<32>(0);
             }
         }
         self.entry_prim.read_address.next = self.entry_read_address.val();
