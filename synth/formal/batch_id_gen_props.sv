@@ -1,7 +1,7 @@
 // Formal properties of `batch_id_gen` (BatchIdGen; requirement SO-1: consecutive 14-bit IDs, an
 // ID not handed out again while in flight), run by `ppu formal batch_id_gen`. The runner defines
 // W (WINDOW, the slots: 2, the smallest legal window, and 16, the exported one) and WB (log2 W).
-// observe: next_slot_onehot$q next_slot_busy_q$q retire_valid_q$q done_valid_q$q slot_busy$*$q slot_batch_id$*$q retire_match$*$q done_match$*$q
+// observe: next_slot_onehot$q next_slot_busy_q$q retire_valid_q$q done_valid_q$q slot_busy$*$q slot_batch_id$*$q retire_match$*$q done_match$*$q slot_next_batch_id$*$q id_plus_window$q
 module batch_id_gen_props(
     input wire clock,
     input wire reset,
@@ -54,12 +54,14 @@ module batch_id_gen_props(
 `ifndef MUTANT
     // Helper invariants: the next ID's slot is ID mod W (one-hot) and its registered busy bit is
     // that slot's; a busy slot i holds an ID = i mod W among the last W handed out; a tracked ID
-    // in flight is in its slot; the registered message matches are the slots' tags against the
-    // message of last cycle.
+    // in flight is in its slot; each slot's next ID is the first ID >= the next one that maps to
+    // it; the registered message matches of a busy slot are its tag against the message of
+    // last cycle (a free slot's are not read).
     reg [13:0] retire_id_q = 14'd0, done_id_q = 14'd0;
     always @(posedge clock) begin retire_id_q <= retire_batch_id; done_id_q <= done_batch_id; end
     wire [W-1:0] busy = obs_slot_busy_q_all;
     wire [WB-1:0] next_slot = next_id[WB-1:0];
+    wire [13:0] next_id_plus_w = next_id + W;  // mod 2^14
     integer i;
     always @(*) if (past_valid) assert(id_batch_id == next_id);
 `ifdef P_IN_FLIGHT
@@ -77,7 +79,11 @@ module batch_id_gen_props(
             assert(busy[t[WB-1:0]]);
             assert(obs_slot_batch_id_q_all[14*t[WB-1:0] +: 14] == t);
         end
-        for (i = 0; i < W; i = i + 1) begin
+        assert(obs_id_plus_window_q == next_id_plus_w);
+        for (i = 0; i < W; i = i + 1)
+            assert(obs_slot_next_batch_id_q_all[14*i +: 14]
+                == next_id + {{(14-WB){1'b0}}, i[WB-1:0] - next_slot});
+        for (i = 0; i < W; i = i + 1) if (busy[i]) begin
             if (obs_retire_valid_q_q)
                 assert(obs_retire_match_q_all[i] == (obs_slot_batch_id_q_all[14*i +: 14] == retire_id_q));
             if (obs_done_valid_q_q)

@@ -15,6 +15,14 @@
 //! they arrive, and each slot's tag compare is done in the arrival cycle against the tag the slot
 //! will hold next (its own, or the ID handed out into it in that cycle) and registered beside the
 //! message, so the cycle that frees a slot only ANDs a registered match bit with its busy bit.
+//! The ID a slot receives next is known in advance (IDs are consecutive, so it is the slot's
+//! last ID + `WINDOW`, or the slot's index after reset): each slot keeps it in a register
+//! (`slot_next_batch_id`) and compares the messages with both of its registers, so no compare
+//! with the ID handed out is shared by all slots: a busy slot's match is with its ID, a free
+//! slot's with its next ID (read only if that ID is handed out now, since every use of a match
+//! bit ANDs it with the slot's busy bit), selected by the slot's busy bit. A slot's IDs have its
+//! index as their low `WBITS` bits, so only the bits above are compared (synthesis drops the
+//! registers' low bits).
 //!
 //! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
 //! Ports: `clock`, `reset`; `id_valid/id_ready/id_batch_id`; `retire_valid/retire_ready/
@@ -49,17 +57,25 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     retire_valid_q: DFF<Bit>,
     done_valid_q: DFF<Bit>,
     /// Per slot: the registered retire / done message names the slot's tag (compared as the
-    /// message arrived, against the tag after that cycle's allocation).
+    /// message arrived, against the tag after that cycle's allocation; meaningful only while
+    /// the slot is busy).
     retire_match: [DFF<Bit>; WINDOW],
     done_match: [DFF<Bit>; WINDOW],
     /// Both channels name the same ID (registered as they arrive).
     same_id_q: DFF<Bit>,
-    /// The ID handed out this cycle equals the arriving retire / done ID.
-    retire_is_new: Signal<Local, Bit>,
-    done_is_new: Signal<Local, Bit>,
     onehot_wrap: Constant<Bits<WINDOW>>,
     slot_busy: [DFF<Bit>; WINDOW],
     slot_batch_id: [DFF<Bits<14>>; WINDOW],
+    /// Per slot: the ID handed out into it next (its ID + `WINDOW`; its index after reset).
+    slot_next_batch_id: [DFF<Bits<14>>; WINDOW],
+    /// `id_batch_id_reg` + `WINDOW` (the next ID's slot's ID after this one).
+    id_plus_window: DFF<Bits<14>>,
+    window_step: Constant<Bits<14>>,
+    /// The ID bits above the slot index (`!(WINDOW - 1)`): a slot's IDs (busy, or handed out
+    /// into it next) have its index as their low bits, so only the bits above are compared
+    /// (and the low bits of the slots' ID registers are never read: synthesis removes them).
+    id_high_mask: Constant<Bits<14>>,
+    slot_index_id: [Constant<Bits<14>>; WINDOW],
     next_slot_busy: Signal<Local, Bit>,
     /// The next ID's slot is busy (registered, see `update`).
     next_slot_busy_q: DFF<Bit>,
@@ -102,11 +118,14 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             retire_match: std::array::from_fn(|_| Default::default()),
             done_match: std::array::from_fn(|_| Default::default()),
             same_id_q: Default::default(),
-            retire_is_new: Default::default(),
-            done_is_new: Default::default(),
             onehot_wrap: Constant::new(bits::<WINDOW>((WINDOW - 1) as u64)),
             slot_busy: std::array::from_fn(|_| Default::default()),
             slot_batch_id: std::array::from_fn(|_| Default::default()),
+            slot_next_batch_id: std::array::from_fn(|_| Default::default()),
+            id_plus_window: Default::default(),
+            window_step: Constant::new(bits::<14>(WINDOW as u64)),
+            id_high_mask: Constant::new(bits::<14>(0x3fff & !((WINDOW as u64) - 1))),
+            slot_index_id: std::array::from_fn(|i| Constant::new(bits::<14>(i as u64))),
             next_slot_busy: Default::default(),
             next_slot_busy_q: Default::default(),
             slot_after: Default::default(),
@@ -126,6 +145,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             self,
             clock,
             id_batch_id_reg,
+            id_plus_window,
             next_slot_onehot,
             violation_q,
             retire_valid_q,
@@ -143,6 +163,8 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             self.done_match[i].clock.next = self.clock.val();
             self.slot_busy[i].d.next = self.slot_busy[i].q.val();
             self.slot_batch_id[i].d.next = self.slot_batch_id[i].q.val();
+            self.slot_next_batch_id[i].clock.next = self.clock.val();
+            self.slot_next_batch_id[i].d.next = self.slot_next_batch_id[i].q.val();
         }
         // Whether the next ID's slot is busy is a register: this cycle's value for the slot the
         // next ID will have after this cycle (the same slot, or the one after it when an ID is
@@ -173,17 +195,34 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.done_ready.next = true;
         self.retire_found.next = false;
         self.done_found.next = false;
-        self.retire_is_new.next = self.id_batch_id_reg.q.val() == self.retire_batch_id.val();
-        self.done_is_new.next = self.id_batch_id_reg.q.val() == self.done_batch_id.val();
         for i in 0..WINDOW {
-            self.retire_match[i].d.next =
-                self.slot_batch_id[i].q.val() == self.retire_batch_id.val();
-            self.done_match[i].d.next = self.slot_batch_id[i].q.val() == self.done_batch_id.val();
+            // A busy slot keeps its ID this cycle; a free one holds, after this cycle, either
+            // the ID handed out into it now (its `slot_next_batch_id`) or nothing (then its
+            // match bit is not read: every use ANDs it with the slot's busy bit). A slot freed
+            // now is not handed out into in the same cycle (`id_valid` is its registered busy
+            // bit), so the match is selected by the busy bit, not by the hand-over.
+            self.retire_match[i].d.next = ((self.slot_next_batch_id[i].q.val()
+                & self.id_high_mask.val())
+                | self.slot_index_id[i].val())
+                == self.retire_batch_id.val();
+            self.done_match[i].d.next = ((self.slot_next_batch_id[i].q.val()
+                & self.id_high_mask.val())
+                | self.slot_index_id[i].val())
+                == self.done_batch_id.val();
+            if self.slot_busy[i].q.val() {
+                self.retire_match[i].d.next = ((self.slot_batch_id[i].q.val()
+                    & self.id_high_mask.val())
+                    | self.slot_index_id[i].val())
+                    == self.retire_batch_id.val();
+                self.done_match[i].d.next = ((self.slot_batch_id[i].q.val()
+                    & self.id_high_mask.val())
+                    | self.slot_index_id[i].val())
+                    == self.done_batch_id.val();
+            }
             if self.allocate.val() & self.next_slot_onehot.q.val().get_bit(i) {
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
-                self.retire_match[i].d.next = self.retire_is_new.val();
-                self.done_match[i].d.next = self.done_is_new.val();
+                self.slot_next_batch_id[i].d.next = self.id_plus_window.q.val();
             }
             if self.retire_valid_q.q.val()
                 & self.slot_busy[i].q.val()
@@ -204,11 +243,13 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
         self.next_slot_busy_q.d.next = self.busy_stays_here.val();
         if self.allocate.val() {
             self.id_batch_id_reg.d.next = self.id_batch_id_reg.q.val() + bits::<14>(1);
+            self.id_plus_window.d.next = self.id_plus_window.q.val() + bits::<14>(1);
             self.next_slot_onehot.d.next = self.slot_after.val();
             self.next_slot_busy_q.d.next = self.busy_stays_after.val();
         }
         if self.reset.val() {
             self.id_batch_id_reg.d.next = bits::<14>(0);
+            self.id_plus_window.d.next = self.window_step.val();
             self.next_slot_onehot.d.next = bits::<WINDOW>(1);
             self.next_slot_busy_q.d.next = false;
             self.violation_q.d.next = false;
@@ -217,6 +258,7 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             for i in 0..WINDOW {
                 self.slot_busy[i].d.next = false;
                 self.slot_batch_id[i].d.next = bits::<14>(0);
+                self.slot_next_batch_id[i].d.next = self.slot_index_id[i].val();
             }
         }
     }
