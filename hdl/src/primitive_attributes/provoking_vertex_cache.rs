@@ -35,8 +35,10 @@
 //! committing lookup's own tag, the entry its result names (its hit, or the entry it
 //! allocates; none after a provoking lookup that cannot allocate); for another tag, the
 //! matches less the entry its allocation overwrites (invalidation only concerns its own tag).
-//! Whether A's and M's tags are B's is registered a cycle ahead, compared on the stages' next
-//! values. A lookup therefore sees every earlier commit: those before its compare in the
+//! Whether A's and M's tags are B's is registered a cycle ahead: every pair of stages that can
+//! meet next cycle is compared from registers (the lookup at the input with M and B, A with M
+//! and B, M with B) and the stages' moves select one, so no compare waits for a handshake. A
+//! lookup therefore sees every earlier commit: those before its compare in the
 //! entries, the two after it in the corrections. M also registers whether the vector is
 //! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
 //! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
@@ -182,12 +184,13 @@ pub struct ProvokingVertexCache {
     /// stages' next values, so that no tag compare sits in front of the 64-bit masks.
     a_same_b: DFF<Bit>,
     m_same_b: DFF<Bit>,
-    a_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    a_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
-    m_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    m_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
-    b_next_vertex: Signal<Local, Bits<VERTEX_BITS>>,
-    b_next_viewport: Signal<Local, Bits<VIEWPORT_BITS>>,
+    /// Tag compares of every pair of stages that can meet next cycle (the lookup at the
+    /// input with M and B, A with M and B, M with B): the stages' moves select among them.
+    tag_lm: Signal<Local, Bit>,
+    tag_lb: Signal<Local, Bit>,
+    tag_am: Signal<Local, Bit>,
+    tag_ab: Signal<Local, Bit>,
+    tag_mb: Signal<Local, Bit>,
     odd_entries: Constant<Bits<BANK_ENTRIES>>,
     entries_2_3: Constant<Bits<BANK_ENTRIES>>,
     entries_4_7: Constant<Bits<BANK_ENTRIES>>,
@@ -281,12 +284,11 @@ impl Default for ProvokingVertexCache {
             same_tag: Default::default(),
             a_same_b: Default::default(),
             m_same_b: Default::default(),
-            a_next_vertex: Default::default(),
-            a_next_viewport: Default::default(),
-            m_next_vertex: Default::default(),
-            m_next_viewport: Default::default(),
-            b_next_vertex: Default::default(),
-            b_next_viewport: Default::default(),
+            tag_lm: Default::default(),
+            tag_lb: Default::default(),
+            tag_am: Default::default(),
+            tag_ab: Default::default(),
+            tag_mb: Default::default(),
             odd_entries: Constant::new(bits::<BANK_ENTRIES>(0xAAAA_AAAA)),
             entries_2_3: Constant::new(bits::<BANK_ENTRIES>(0xCCCC_CCCC)),
             entries_4_7: Constant::new(bits::<BANK_ENTRIES>(0xF0F0_F0F0)),
@@ -546,28 +548,32 @@ impl Logic for ProvokingVertexCache {
             self.a_provoking.d.next = self.lookup_provoking.val();
         }
         // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`).
-        self.a_next_vertex.next = self.a_vertex.q.val();
-        self.a_next_viewport.next = self.a_viewport.q.val();
+        self.tag_lm.next = (self.lookup_vertex.val() == self.m_vertex.q.val())
+            & (self.lookup_viewport.val() == self.m_viewport.q.val());
+        self.tag_lb.next = (self.lookup_vertex.val() == self.b_vertex.q.val())
+            & (self.lookup_viewport.val() == self.b_viewport.q.val());
+        self.tag_am.next = (self.a_vertex.q.val() == self.m_vertex.q.val())
+            & (self.a_viewport.q.val() == self.m_viewport.q.val());
+        self.tag_ab.next = (self.a_vertex.q.val() == self.b_vertex.q.val())
+            & (self.a_viewport.q.val() == self.b_viewport.q.val());
+        self.tag_mb.next = (self.m_vertex.q.val() == self.b_vertex.q.val())
+            & (self.m_viewport.q.val() == self.b_viewport.q.val());
+        // A stage that holds has every stage after it holding too (a_free needs m_free,
+        // m_free needs b_free when M is valid), so three pairs per register suffice.
+        self.a_same_b.d.next = self.tag_ab.val();
         if self.a_free.val() {
-            self.a_next_vertex.next = self.lookup_vertex.val();
-            self.a_next_viewport.next = self.lookup_viewport.val();
+            self.a_same_b.d.next = self.tag_lb.val();
+            if self.b_free.val() {
+                self.a_same_b.d.next = self.tag_lm.val();
+            }
         }
-        self.m_next_vertex.next = self.m_vertex.q.val();
-        self.m_next_viewport.next = self.m_viewport.q.val();
+        self.m_same_b.d.next = self.tag_mb.val();
         if self.m_free.val() {
-            self.m_next_vertex.next = self.a_vertex.q.val();
-            self.m_next_viewport.next = self.a_viewport.q.val();
+            self.m_same_b.d.next = self.tag_ab.val();
+            if self.b_free.val() {
+                self.m_same_b.d.next = self.tag_am.val();
+            }
         }
-        self.b_next_vertex.next = self.b_vertex.q.val();
-        self.b_next_viewport.next = self.b_viewport.q.val();
-        if self.b_free.val() {
-            self.b_next_vertex.next = self.m_vertex.q.val();
-            self.b_next_viewport.next = self.m_viewport.q.val();
-        }
-        self.a_same_b.d.next = (self.a_next_vertex.val() == self.b_next_vertex.val())
-            & (self.a_next_viewport.val() == self.b_next_viewport.val());
-        self.m_same_b.d.next = (self.m_next_vertex.val() == self.b_next_vertex.val())
-            & (self.m_next_viewport.val() == self.b_next_viewport.val());
         self.result_valid.next = self.r_valid.q.val();
         self.result_hit.next = self.r_result.q.val().hit;
         self.result_slot.next = self.r_result.q.val().slot;
