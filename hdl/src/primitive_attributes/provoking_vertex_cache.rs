@@ -180,8 +180,9 @@ pub struct ProvokingVertexCache {
     invalid_mask_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     invalid_mask_hi: Signal<Local, Bits<BANK_ENTRIES>>,
     same_tag: Signal<Local, Bit>,
-    /// Whether stage A's and stage M's tags equal stage B's, registered: compared on the
-    /// stages' next values, so that no tag compare sits in front of the 64-bit masks.
+    /// Whether stage A's and stage M's tags equal stage B's, registered a cycle ahead (for
+    /// the tags the stages hold next cycle), so that no tag compare sits in front of the
+    /// 64-bit masks.
     a_same_b: DFF<Bit>,
     m_same_b: DFF<Bit>,
     /// Tag compares of every pair of stages that can meet next cycle (the lookup at the
@@ -547,7 +548,8 @@ impl Logic for ProvokingVertexCache {
             self.a_viewport.d.next = self.lookup_viewport.val();
             self.a_provoking.d.next = self.lookup_provoking.val();
         }
-        // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`).
+        // The tags the stages hold next cycle, compared now (`a_same_b`, `m_same_b`): each
+        // pair from registers (and the lookup input), selected by the moves.
         self.tag_lm.next = (self.lookup_vertex.val() == self.m_vertex.q.val())
             & (self.lookup_viewport.val() == self.m_viewport.q.val());
         self.tag_lb.next = (self.lookup_vertex.val() == self.b_vertex.q.val())
