@@ -17,12 +17,12 @@
 //! message, so the cycle that frees a slot only ANDs a registered match bit with its busy bit.
 //! The ID a slot receives next is known in advance (IDs are consecutive, so it is the slot's
 //! last ID + `WINDOW`, or the slot's index after reset): each slot keeps it in a register
-//! (`slot_next_batch_id`) and compares the messages with both of its registers, so no compare
-//! with the ID handed out is shared by all slots: a busy slot's match is with its ID, a free
-//! slot's with its next ID (read only if that ID is handed out now, since every use of a match
-//! bit ANDs it with the slot's busy bit), selected by the slot's busy bit. A slot's IDs have its
-//! index as their low `WBITS` bits, so only the bits above are compared (synthesis drops the
-//! registers' low bits).
+//! (`slot_next_batch_id`), so no compare with the ID handed out is shared by all slots: the
+//! slot's busy bit selects its key from its own registers (`slot_key`: a busy slot's ID, a free
+//! slot's next ID, read only if that ID is handed out now, since every use of a match bit ANDs
+//! it with the slot's busy bit), and each message is compared with the key. A slot's IDs have
+//! its index as their low `WBITS` bits, so only the bits above are compared (synthesis drops
+//! the registers' low bits).
 //!
 //! Parameters: `WINDOW` slots, `WBITS` = log2(WINDOW).
 //! Ports: `clock`, `reset`; `id_valid/id_ready/id_batch_id`; `retire_valid/retire_ready/
@@ -76,6 +76,9 @@ pub struct BatchIdGen<const WINDOW: usize, const WBITS: usize> {
     /// (and the low bits of the slots' ID registers are never read: synthesis removes them).
     id_high_mask: Constant<Bits<14>>,
     slot_index_id: [Constant<Bits<14>>; WINDOW],
+    /// Per slot: the ID its match bits are compared with (its ID while busy, else its next
+    /// ID), high bits only, its index below.
+    slot_key: [Signal<Local, Bits<14>>; WINDOW],
     next_slot_busy: Signal<Local, Bit>,
     /// The next ID's slot is busy (registered, see `update`).
     next_slot_busy_q: DFF<Bit>,
@@ -126,6 +129,7 @@ impl<const WINDOW: usize, const WBITS: usize> Default for BatchIdGen<WINDOW, WBI
             window_step: Constant::new(bits::<14>(WINDOW as u64)),
             id_high_mask: Constant::new(bits::<14>(0x3fff & !((WINDOW as u64) - 1))),
             slot_index_id: std::array::from_fn(|i| Constant::new(bits::<14>(i as u64))),
+            slot_key: std::array::from_fn(|_| Default::default()),
             next_slot_busy: Default::default(),
             next_slot_busy_q: Default::default(),
             slot_after: Default::default(),
@@ -201,24 +205,14 @@ impl<const WINDOW: usize, const WBITS: usize> Logic for BatchIdGen<WINDOW, WBITS
             // match bit is not read: every use ANDs it with the slot's busy bit). A slot freed
             // now is not handed out into in the same cycle (`id_valid` is its registered busy
             // bit), so the match is selected by the busy bit, not by the hand-over.
-            self.retire_match[i].d.next = ((self.slot_next_batch_id[i].q.val()
-                & self.id_high_mask.val())
-                | self.slot_index_id[i].val())
-                == self.retire_batch_id.val();
-            self.done_match[i].d.next = ((self.slot_next_batch_id[i].q.val()
-                & self.id_high_mask.val())
-                | self.slot_index_id[i].val())
-                == self.done_batch_id.val();
+            self.slot_key[i].next = self.slot_next_batch_id[i].q.val();
             if self.slot_busy[i].q.val() {
-                self.retire_match[i].d.next = ((self.slot_batch_id[i].q.val()
-                    & self.id_high_mask.val())
-                    | self.slot_index_id[i].val())
-                    == self.retire_batch_id.val();
-                self.done_match[i].d.next = ((self.slot_batch_id[i].q.val()
-                    & self.id_high_mask.val())
-                    | self.slot_index_id[i].val())
-                    == self.done_batch_id.val();
+                self.slot_key[i].next = self.slot_batch_id[i].q.val();
             }
+            self.slot_key[i].next =
+                (self.slot_key[i].val() & self.id_high_mask.val()) | self.slot_index_id[i].val();
+            self.retire_match[i].d.next = self.slot_key[i].val() == self.retire_batch_id.val();
+            self.done_match[i].d.next = self.slot_key[i].val() == self.done_batch_id.val();
             if self.allocate.val() & self.next_slot_onehot.q.val().get_bit(i) {
                 self.slot_busy[i].d.next = true;
                 self.slot_batch_id[i].d.next = self.id_batch_id_reg.q.val();
