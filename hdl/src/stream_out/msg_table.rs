@@ -47,9 +47,9 @@
 //! `current_batch`, `current_batch_next` (+1), `current_task`, `current_task_next` (+1),
 //! `started`, `sel_same/sel_task/sel_batch`, `resp_free`, `retire_free`, `arrival_outside`,
 //! `arrival_source`, `unstreamed_valid/unstreamed_batch`; to the parent `respond_now`,
-//! `commit_now`, `commit_last` and the hit entry's `selected_unit`, `selected_nonzero` (lane i
-//! of SBBN is not 0), and one cycle later its `selected_sbbn` (block-RAM read data: valid in
-//! the cycle after a `commit_now`, not otherwise); `outstanding` (an entry waits for its
+//! `commit_now`, `commit_last` and the hit entry's `selected_unit`, and one cycle later its
+//! `selected_sbbn` (block-RAM read data) and `selected_nonzero` (lane i of that SBBN is not 0,
+//! from registers), both valid in the cycle after a `commit_now`, not otherwise; `outstanding` (an entry waits for its
 //! response, SO-9); `violation` / `violation_code`.
 //! Timing: a first request takes part in matching one cycle after it arrives; a second request
 //! counts for the hit entry in the cycle it arrives (its RAM word is written one cycle later,
@@ -135,6 +135,10 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     match_batch: [DFF<Bit>; SO_UNITS],
     /// The entry is bad (SO-13) and is cleared, with a violation, this cycle.
     entry_bad: [DFF<Bit>; SO_UNITS],
+    /// Last cycle's hit (one-hot): `selected_nonzero` is its entry's `entry_nonzero` now, which
+    /// holds its stored lanes, or the lanes of the second request that arrived in the hit's
+    /// cycle (an entry without its second request captures every cycle's).
+    hit_before: [DFF<Bit>; SO_UNITS],
     /// The SBBN RAM's write, one cycle after the second request is accepted (from registers).
     ram_write: DFF<Bit>,
     ram_write_unit: DFF<Bits<SRC_BITS>>,
@@ -236,6 +240,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             match_task: std::array::from_fn(|_| Default::default()),
             match_batch: std::array::from_fn(|_| Default::default()),
             entry_bad: std::array::from_fn(|_| Default::default()),
+            hit_before: std::array::from_fn(|_| Default::default()),
             ram_write: Default::default(),
             ram_write_unit: Default::default(),
             ram_write_word: Default::default(),
@@ -301,6 +306,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             self.match_task[i].clock.next = self.clock.val();
             self.match_batch[i].clock.next = self.clock.val();
             self.entry_bad[i].clock.next = self.clock.val();
+            self.hit_before[i].clock.next = self.clock.val();
         }
         self.viol_outside.clock.next = self.clock.val();
         self.viol_dup_second.clock.next = self.clock.val();
@@ -367,7 +373,6 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
         self.commit_now.next = false;
         self.commit_last.next = false;
         self.selected_unit.next = bits::<SRC_BITS>(0);
-        self.selected_nonzero.next = bits::<4>(0);
         for i in 0..SO_UNITS {
             self.hit[i].next = (self.sel_same.val() & self.match_same[i].q.val())
                 | (self.sel_task.val() & self.match_task[i].q.val())
@@ -382,13 +387,6 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 self.hit_unanswered.next =
                     self.hit_unanswered.val() | !self.entry_answered[i].q.val();
                 self.selected_unit.next = self.selected_unit.val() | self.unit_index[i].val();
-                if self.entry_second[i].q.val() {
-                    self.selected_nonzero.next =
-                        self.selected_nonzero.val() | self.entry_nonzero[i].q.val();
-                } else {
-                    self.selected_nonzero.next =
-                        self.selected_nonzero.val() | self.second_nonzero.val();
-                }
                 if self.second_for[i].val() & !self.entry_second[i].q.val() {
                     self.hit_second_now.next = true;
                 }
@@ -399,6 +397,15 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             }
         }
         self.respond_now.next = self.hit_unanswered.val() & self.resp_free.val();
+        // The hit's non-zero lanes, one cycle later (with its SBBN): an AND-OR of registers.
+        self.selected_nonzero.next = bits::<4>(0);
+        for i in 0..SO_UNITS {
+            self.hit_before[i].d.next = self.hit[i].val();
+            if self.hit_before[i].q.val() {
+                self.selected_nonzero.next =
+                    self.selected_nonzero.val() | self.entry_nonzero[i].q.val();
+            }
+        }
         // SBBN storage: an accepted second request writes its unit's word; the hit's word is
         // read (a hit's second request was written in an earlier cycle, never in this one).
         self.second_accepted.next = false;
@@ -542,6 +549,7 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 self.match_task[i].d.next = false;
                 self.match_batch[i].d.next = false;
                 self.entry_bad[i].d.next = false;
+                self.hit_before[i].d.next = false;
             }
             self.viol_outside.d.next = false;
             self.viol_dup_second.d.next = false;

@@ -2,9 +2,9 @@
 //! needed/written/overflow statistics (SPEC SO-6, SO-7, SO-12); a sub-block of
 //! [`Ssync`](crate::stream_out::ssync::Ssync).
 //!
-//! What it does: SSYNC decides to account a batch/task (`in_commit`, with which lanes of its
-//! SBBN are non-zero, `in_nonzero`; the SBBN itself comes one cycle later, `in_sbbn_late`, read
-//! from the message table's block RAM) or to apply an offset bundle (`in_offset`, the new
+//! What it does: SSYNC decides to account a batch/task (`in_commit`; its SBBN comes one cycle
+//! later, `in_sbbn_late`, read from the message table's block RAM, with which of its lanes are
+//! non-zero, `in_nonzero_late`) or to apply an offset bundle (`in_offset`, the new
 //! SSOBOs in `in_word`); this block applies it in three register stages:
 //! - stage R (the cycle after the decision): the SBBN arrives from the RAM and is registered;
 //! - stage F (one cycle later): the SO-12 compares, per lane, against both candidate
@@ -34,8 +34,8 @@
 //! batch/task is tested. Reading: a batch/task is tested against `buffer_size` as it was in
 //! the cycle before its accounting was decided, or later (the input register's cycle).
 //!
-//! Ports: `clock`, `reset`; `buffer_size`; `in_commit`, `in_offset`, `in_word`, `in_nonzero`,
-//! `in_sbbn_late`;
+//! Ports: `clock`, `reset`; `buffer_size`; `in_commit`, `in_offset`, `in_word`, `in_sbbn_late`,
+//! `in_nonzero_late`;
 //! `ssobo`, `ssobo_next`; `commit` / `commit_overflow`; `stat_needed`, `stat_written`,
 //! `overflow_count`; `pause_next` (from registers: decide nothing next cycle), `pause` (registered: decide nothing this cycle).
 //! Timing: a decision in cycle t is compared in t+2, fits or not in t+3 and reaches `ssobo` in
@@ -54,7 +54,8 @@ pub struct SsoboAccount {
     pub in_word: Signal<In, Msg128>,
     /// The accounted batch/task's SBBN, one cycle after `in_commit` (block-RAM read data).
     pub in_sbbn_late: Signal<In, Msg128>,
-    pub in_nonzero: Signal<In, Bits<4>>,
+    /// Which lanes of `in_sbbn_late` are non-zero (the same cycle).
+    pub in_nonzero_late: Signal<In, Bits<4>>,
     pub ssobo: Signal<Out, Msg128>,
     pub ssobo_next: Signal<Out, Msg128>,
     pub commit: Signal<Out, Bit>,
@@ -69,7 +70,6 @@ pub struct SsoboAccount {
     read_commit: DFF<Bit>,
     read_offset: DFF<Bit>,
     read_word: DFF<Msg128>,
-    read_nonzero: DFF<Bits<4>>,
     test_commit: DFF<Bit>,
     test_offset: DFF<Bit>,
     test_value: DFF<Msg128>,
@@ -109,6 +109,12 @@ pub struct SsoboAccount {
     fit_take0: Signal<Local, Bit>,
     take_keep0: Signal<Local, Bits<32>>,
     take_take0: Signal<Local, Bits<32>>,
+    wide_value0: Signal<Local, Bits<33>>,
+    wide_keep0: Signal<Local, Bits<33>>,
+    wide_take0: Signal<Local, Bits<33>>,
+    /// The headroom less the SBBN, with the borrow in bit 32 (the SBBN does not fit).
+    diff_keep0: Signal<Local, Bits<33>>,
+    diff_take0: Signal<Local, Bits<33>>,
     room1: Signal<Local, Bits<32>>,
     value1: Signal<Local, Bits<32>>,
     keep1: Signal<Local, Bits<32>>,
@@ -117,6 +123,12 @@ pub struct SsoboAccount {
     fit_take1: Signal<Local, Bit>,
     take_keep1: Signal<Local, Bits<32>>,
     take_take1: Signal<Local, Bits<32>>,
+    wide_value1: Signal<Local, Bits<33>>,
+    wide_keep1: Signal<Local, Bits<33>>,
+    wide_take1: Signal<Local, Bits<33>>,
+    /// The headroom less the SBBN, with the borrow in bit 32 (the SBBN does not fit).
+    diff_keep1: Signal<Local, Bits<33>>,
+    diff_take1: Signal<Local, Bits<33>>,
     room2: Signal<Local, Bits<32>>,
     value2: Signal<Local, Bits<32>>,
     keep2: Signal<Local, Bits<32>>,
@@ -125,6 +137,12 @@ pub struct SsoboAccount {
     fit_take2: Signal<Local, Bit>,
     take_keep2: Signal<Local, Bits<32>>,
     take_take2: Signal<Local, Bits<32>>,
+    wide_value2: Signal<Local, Bits<33>>,
+    wide_keep2: Signal<Local, Bits<33>>,
+    wide_take2: Signal<Local, Bits<33>>,
+    /// The headroom less the SBBN, with the borrow in bit 32 (the SBBN does not fit).
+    diff_keep2: Signal<Local, Bits<33>>,
+    diff_take2: Signal<Local, Bits<33>>,
     room3: Signal<Local, Bits<32>>,
     value3: Signal<Local, Bits<32>>,
     keep3: Signal<Local, Bits<32>>,
@@ -133,6 +151,12 @@ pub struct SsoboAccount {
     fit_take3: Signal<Local, Bit>,
     take_keep3: Signal<Local, Bits<32>>,
     take_take3: Signal<Local, Bits<32>>,
+    wide_value3: Signal<Local, Bits<33>>,
+    wide_keep3: Signal<Local, Bits<33>>,
+    wide_take3: Signal<Local, Bits<33>>,
+    /// The headroom less the SBBN, with the borrow in bit 32 (the SBBN does not fit).
+    diff_keep3: Signal<Local, Bits<33>>,
+    diff_take3: Signal<Local, Bits<33>>,
     fit_keep_lanes: Signal<Local, Bits<4>>,
     fit_take_lanes: Signal<Local, Bits<4>>,
     /// Stage S: the step fits (SO-12) / it is a batch/task that fits (its SBBN is taken).
@@ -161,7 +185,6 @@ impl Logic for SsoboAccount {
             read_commit,
             read_offset,
             read_word,
-            read_nonzero,
             test_commit,
             test_offset,
             test_value,
@@ -189,7 +212,6 @@ impl Logic for SsoboAccount {
         self.read_commit.d.next = self.in_commit.val();
         self.read_offset.d.next = self.in_offset.val();
         self.read_word.d.next = self.in_word.val();
-        self.read_nonzero.d.next = self.in_nonzero.val();
         // ---- stage R: the step's value, the SBBN from the message table's RAM or the bundle's
         // word (zero when there is no step: RAM words never read are never used).
         self.value_msg.next.lane0 = bits::<32>(0);
@@ -205,7 +227,7 @@ impl Logic for SsoboAccount {
         self.test_commit.d.next = self.read_commit.q.val();
         self.test_offset.d.next = self.read_offset.q.val();
         self.test_value.d.next = self.value_msg.val();
-        self.test_nonzero.d.next = self.read_nonzero.q.val();
+        self.test_nonzero.d.next = self.in_nonzero_late.val();
         self.size_in.d.next = self.buffer_size.val();
         self.size_moving.d.next = self.buffer_size.val() != self.size_in.q.val();
         self.size_reg.d.next = self.size_in.q.val();
@@ -246,72 +268,52 @@ impl Logic for SsoboAccount {
         self.value2.next = self.test_value.q.val().lane2;
         self.value3.next = self.test_value.q.val().lane3;
         // SO-12 per lane, against either headroom: nothing to write, or not past the end and
-        // SBBN <= headroom (compared in 16-bit halves that run side by side: two short carry
-        // chains instead of one long one).
+        // SBBN <= headroom, which is no borrow out of the 33-bit headroom - SBBN: one carry
+        // chain per candidate gives the compare and the next headroom (its low 32 bits).
         self.keep0.next = self.room_keep.q.val().lane0;
         self.take0.next = self.room_take.q.val().lane0;
+        self.wide_value0.next = bit_cast::<33, 32>(self.value0.val());
+        self.wide_keep0.next = bit_cast::<33, 32>(self.keep0.val());
+        self.wide_take0.next = bit_cast::<33, 32>(self.take0.val());
+        self.diff_keep0.next = self.wide_keep0.val() - self.wide_value0.val();
+        self.diff_take0.next = self.wide_take0.val() - self.wide_value0.val();
         self.fit_keep0.next = !self.test_nonzero.q.val().get_bit(0)
-            | (!self.past_end.q.val().get_bit(0)
-                & ((self.value0.val().get_bits::<16>(16) < self.keep0.val().get_bits::<16>(16))
-                    | ((self.value0.val().get_bits::<16>(16)
-                        == self.keep0.val().get_bits::<16>(16))
-                        & (self.value0.val().get_bits::<16>(0)
-                            <= self.keep0.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(0) & !self.diff_keep0.val().get_bit(32));
         self.fit_take0.next = !self.test_nonzero.q.val().get_bit(0)
-            | (!self.past_end.q.val().get_bit(0)
-                & ((self.value0.val().get_bits::<16>(16) < self.take0.val().get_bits::<16>(16))
-                    | ((self.value0.val().get_bits::<16>(16)
-                        == self.take0.val().get_bits::<16>(16))
-                        & (self.value0.val().get_bits::<16>(0)
-                            <= self.take0.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(0) & !self.diff_take0.val().get_bit(32));
         self.keep1.next = self.room_keep.q.val().lane1;
         self.take1.next = self.room_take.q.val().lane1;
+        self.wide_value1.next = bit_cast::<33, 32>(self.value1.val());
+        self.wide_keep1.next = bit_cast::<33, 32>(self.keep1.val());
+        self.wide_take1.next = bit_cast::<33, 32>(self.take1.val());
+        self.diff_keep1.next = self.wide_keep1.val() - self.wide_value1.val();
+        self.diff_take1.next = self.wide_take1.val() - self.wide_value1.val();
         self.fit_keep1.next = !self.test_nonzero.q.val().get_bit(1)
-            | (!self.past_end.q.val().get_bit(1)
-                & ((self.value1.val().get_bits::<16>(16) < self.keep1.val().get_bits::<16>(16))
-                    | ((self.value1.val().get_bits::<16>(16)
-                        == self.keep1.val().get_bits::<16>(16))
-                        & (self.value1.val().get_bits::<16>(0)
-                            <= self.keep1.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(1) & !self.diff_keep1.val().get_bit(32));
         self.fit_take1.next = !self.test_nonzero.q.val().get_bit(1)
-            | (!self.past_end.q.val().get_bit(1)
-                & ((self.value1.val().get_bits::<16>(16) < self.take1.val().get_bits::<16>(16))
-                    | ((self.value1.val().get_bits::<16>(16)
-                        == self.take1.val().get_bits::<16>(16))
-                        & (self.value1.val().get_bits::<16>(0)
-                            <= self.take1.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(1) & !self.diff_take1.val().get_bit(32));
         self.keep2.next = self.room_keep.q.val().lane2;
         self.take2.next = self.room_take.q.val().lane2;
+        self.wide_value2.next = bit_cast::<33, 32>(self.value2.val());
+        self.wide_keep2.next = bit_cast::<33, 32>(self.keep2.val());
+        self.wide_take2.next = bit_cast::<33, 32>(self.take2.val());
+        self.diff_keep2.next = self.wide_keep2.val() - self.wide_value2.val();
+        self.diff_take2.next = self.wide_take2.val() - self.wide_value2.val();
         self.fit_keep2.next = !self.test_nonzero.q.val().get_bit(2)
-            | (!self.past_end.q.val().get_bit(2)
-                & ((self.value2.val().get_bits::<16>(16) < self.keep2.val().get_bits::<16>(16))
-                    | ((self.value2.val().get_bits::<16>(16)
-                        == self.keep2.val().get_bits::<16>(16))
-                        & (self.value2.val().get_bits::<16>(0)
-                            <= self.keep2.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(2) & !self.diff_keep2.val().get_bit(32));
         self.fit_take2.next = !self.test_nonzero.q.val().get_bit(2)
-            | (!self.past_end.q.val().get_bit(2)
-                & ((self.value2.val().get_bits::<16>(16) < self.take2.val().get_bits::<16>(16))
-                    | ((self.value2.val().get_bits::<16>(16)
-                        == self.take2.val().get_bits::<16>(16))
-                        & (self.value2.val().get_bits::<16>(0)
-                            <= self.take2.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(2) & !self.diff_take2.val().get_bit(32));
         self.keep3.next = self.room_keep.q.val().lane3;
         self.take3.next = self.room_take.q.val().lane3;
+        self.wide_value3.next = bit_cast::<33, 32>(self.value3.val());
+        self.wide_keep3.next = bit_cast::<33, 32>(self.keep3.val());
+        self.wide_take3.next = bit_cast::<33, 32>(self.take3.val());
+        self.diff_keep3.next = self.wide_keep3.val() - self.wide_value3.val();
+        self.diff_take3.next = self.wide_take3.val() - self.wide_value3.val();
         self.fit_keep3.next = !self.test_nonzero.q.val().get_bit(3)
-            | (!self.past_end.q.val().get_bit(3)
-                & ((self.value3.val().get_bits::<16>(16) < self.keep3.val().get_bits::<16>(16))
-                    | ((self.value3.val().get_bits::<16>(16)
-                        == self.keep3.val().get_bits::<16>(16))
-                        & (self.value3.val().get_bits::<16>(0)
-                            <= self.keep3.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(3) & !self.diff_keep3.val().get_bit(32));
         self.fit_take3.next = !self.test_nonzero.q.val().get_bit(3)
-            | (!self.past_end.q.val().get_bit(3)
-                & ((self.value3.val().get_bits::<16>(16) < self.take3.val().get_bits::<16>(16))
-                    | ((self.value3.val().get_bits::<16>(16)
-                        == self.take3.val().get_bits::<16>(16))
-                        & (self.value3.val().get_bits::<16>(0)
-                            <= self.take3.val().get_bits::<16>(0)))));
+            | (!self.past_end.q.val().get_bit(3) & !self.diff_take3.val().get_bit(32));
         self.fit_keep_lanes.next = bits::<4>(0);
         self.fit_take_lanes.next = bits::<4>(0);
         if self.fit_keep0.val() {
@@ -350,14 +352,14 @@ impl Logic for SsoboAccount {
         self.room_keep.d.next.lane1 = self.room1.val();
         self.room_keep.d.next.lane2 = self.room2.val();
         self.room_keep.d.next.lane3 = self.room3.val();
-        self.take_keep0.next = self.room_keep.q.val().lane0 - self.value0.val();
-        self.take_take0.next = self.room_take.q.val().lane0 - self.value0.val();
-        self.take_keep1.next = self.room_keep.q.val().lane1 - self.value1.val();
-        self.take_take1.next = self.room_take.q.val().lane1 - self.value1.val();
-        self.take_keep2.next = self.room_keep.q.val().lane2 - self.value2.val();
-        self.take_take2.next = self.room_take.q.val().lane2 - self.value2.val();
-        self.take_keep3.next = self.room_keep.q.val().lane3 - self.value3.val();
-        self.take_take3.next = self.room_take.q.val().lane3 - self.value3.val();
+        self.take_keep0.next = self.diff_keep0.val().get_bits::<32>(0);
+        self.take_take0.next = self.diff_take0.val().get_bits::<32>(0);
+        self.take_keep1.next = self.diff_keep1.val().get_bits::<32>(0);
+        self.take_take1.next = self.diff_take1.val().get_bits::<32>(0);
+        self.take_keep2.next = self.diff_keep2.val().get_bits::<32>(0);
+        self.take_take2.next = self.diff_take2.val().get_bits::<32>(0);
+        self.take_keep3.next = self.diff_keep3.val().get_bits::<32>(0);
+        self.take_take3.next = self.diff_take3.val().get_bits::<32>(0);
         if self.took_now.val() {
             self.room_take.d.next.lane0 = self.take_take0.val();
             self.room_take.d.next.lane1 = self.take_take1.val();

@@ -465,7 +465,7 @@ impl<
         self.account.in_offset.next = self.offset_now.val();
         self.account.in_word.next = self.op_fifo.head_word.val();
         self.account.in_sbbn_late.next = self.msg_table.selected_sbbn.val();
-        self.account.in_nonzero.next = self.msg_table.selected_nonzero.val();
+        self.account.in_nonzero_late.next = self.msg_table.selected_nonzero.val();
         // The current batch/task: loaded with the operation, advanced by an accounted one.
         if self.op_done.q.val() {
             self.op_active_reg.d.next = false;
