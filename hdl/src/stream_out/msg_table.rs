@@ -49,8 +49,8 @@
 //! `arrival_source`, `unstreamed_valid/unstreamed_batch`; to the parent `respond_now`,
 //! `commit_now`, `commit_last` and the hit entry's `selected_unit`, and one cycle later its
 //! `selected_sbbn` (block-RAM read data) and `selected_nonzero` (lane i of that SBBN is not 0,
-//! from registers), both valid in the cycle after a `commit_now`, not otherwise; `outstanding` (an entry waits for its
-//! response, SO-9); `violation` / `violation_code`.
+//! from registers), both valid in the cycle after a `commit_now`, not otherwise; `outstanding`
+//! (an entry waits for its response, SO-9); `violation` / `violation_code`.
 //! Timing: a first request takes part in matching one cycle after it arrives; a second request
 //! counts for the hit entry in the cycle it arrives (its RAM word is written one cycle later,
 //! from registers; a hit that needs the word before it is in the RAM gets it from the

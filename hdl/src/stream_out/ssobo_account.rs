@@ -107,8 +107,6 @@ pub struct SsoboAccount {
     take0: Signal<Local, Bits<32>>,
     fit_keep0: Signal<Local, Bit>,
     fit_take0: Signal<Local, Bit>,
-    take_keep0: Signal<Local, Bits<32>>,
-    take_take0: Signal<Local, Bits<32>>,
     wide_value0: Signal<Local, Bits<33>>,
     wide_keep0: Signal<Local, Bits<33>>,
     wide_take0: Signal<Local, Bits<33>>,
@@ -121,8 +119,6 @@ pub struct SsoboAccount {
     take1: Signal<Local, Bits<32>>,
     fit_keep1: Signal<Local, Bit>,
     fit_take1: Signal<Local, Bit>,
-    take_keep1: Signal<Local, Bits<32>>,
-    take_take1: Signal<Local, Bits<32>>,
     wide_value1: Signal<Local, Bits<33>>,
     wide_keep1: Signal<Local, Bits<33>>,
     wide_take1: Signal<Local, Bits<33>>,
@@ -135,8 +131,6 @@ pub struct SsoboAccount {
     take2: Signal<Local, Bits<32>>,
     fit_keep2: Signal<Local, Bit>,
     fit_take2: Signal<Local, Bit>,
-    take_keep2: Signal<Local, Bits<32>>,
-    take_take2: Signal<Local, Bits<32>>,
     wide_value2: Signal<Local, Bits<33>>,
     wide_keep2: Signal<Local, Bits<33>>,
     wide_take2: Signal<Local, Bits<33>>,
@@ -149,8 +143,6 @@ pub struct SsoboAccount {
     take3: Signal<Local, Bits<32>>,
     fit_keep3: Signal<Local, Bit>,
     fit_take3: Signal<Local, Bit>,
-    take_keep3: Signal<Local, Bits<32>>,
-    take_take3: Signal<Local, Bits<32>>,
     wide_value3: Signal<Local, Bits<33>>,
     wide_keep3: Signal<Local, Bits<33>>,
     wide_take3: Signal<Local, Bits<33>>,
@@ -352,24 +344,16 @@ impl Logic for SsoboAccount {
         self.room_keep.d.next.lane1 = self.room1.val();
         self.room_keep.d.next.lane2 = self.room2.val();
         self.room_keep.d.next.lane3 = self.room3.val();
-        self.take_keep0.next = self.diff_keep0.val().get_bits::<32>(0);
-        self.take_take0.next = self.diff_take0.val().get_bits::<32>(0);
-        self.take_keep1.next = self.diff_keep1.val().get_bits::<32>(0);
-        self.take_take1.next = self.diff_take1.val().get_bits::<32>(0);
-        self.take_keep2.next = self.diff_keep2.val().get_bits::<32>(0);
-        self.take_take2.next = self.diff_take2.val().get_bits::<32>(0);
-        self.take_keep3.next = self.diff_keep3.val().get_bits::<32>(0);
-        self.take_take3.next = self.diff_take3.val().get_bits::<32>(0);
         if self.took_now.val() {
-            self.room_take.d.next.lane0 = self.take_take0.val();
-            self.room_take.d.next.lane1 = self.take_take1.val();
-            self.room_take.d.next.lane2 = self.take_take2.val();
-            self.room_take.d.next.lane3 = self.take_take3.val();
+            self.room_take.d.next.lane0 = self.diff_take0.val().get_bits::<32>(0);
+            self.room_take.d.next.lane1 = self.diff_take1.val().get_bits::<32>(0);
+            self.room_take.d.next.lane2 = self.diff_take2.val().get_bits::<32>(0);
+            self.room_take.d.next.lane3 = self.diff_take3.val().get_bits::<32>(0);
         } else {
-            self.room_take.d.next.lane0 = self.take_keep0.val();
-            self.room_take.d.next.lane1 = self.take_keep1.val();
-            self.room_take.d.next.lane2 = self.take_keep2.val();
-            self.room_take.d.next.lane3 = self.take_keep3.val();
+            self.room_take.d.next.lane0 = self.diff_keep0.val().get_bits::<32>(0);
+            self.room_take.d.next.lane1 = self.diff_keep1.val().get_bits::<32>(0);
+            self.room_take.d.next.lane2 = self.diff_keep2.val().get_bits::<32>(0);
+            self.room_take.d.next.lane3 = self.diff_keep3.val().get_bits::<32>(0);
         }
         self.idle.next = !self.read_commit.q.val()
             & !self.read_offset.q.val()
