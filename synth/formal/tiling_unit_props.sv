@@ -8,6 +8,10 @@
 //   then the unit flushes).
 // - BARRIER (BR-4): a non-tiled barrier goes down the pipeline only after a flush with reason
 //   `barrier` has started, once per such flush, and before the next flush starts.
+// - TILE_ORDER (BR-4, the unit's flush order): per cache tile, the unit sends the tile's
+//   primitive entries and every tiled barrier in input order (checked with the block RAMs cut
+//   to `RAM_WORDS` words, `tiles` <= `TILES_MAX` and `bin_capacity` <= `RAM_WORDS`, so every
+//   address stays inside the cut RAMs and the cut is exact).
 // Item layout (ScreenItem): kind [1:0] (0 primitive, 1 tiled barrier, 2 non-tiled barrier,
 // 3 end), prim [17:2], tile [25:18]. Flush reasons: 0 threshold, 1 barrier, 2 end.
 // observe: state$q bin_count$q bin_count_plus1$q bin_count_plus2$q bin_last$q flush_reason_reg$q
@@ -94,6 +98,53 @@ module tiling_unit_props(
             (obs_state_q != 4'd0 && obs_state_q != 4'd1) || (obs_state_q == 4'd0 && new_nontiled))));
     end
 `endif
+`endif
+
+`ifdef P_TILE_ORDER
+    // Cache tile T's sequence (T any tile below `tiles`): its primitive entries and every tiled
+    // barrier, in input order. A flush sends, tile by tile, each tile's entries between the
+    // barriers they came between, and each tiled barrier once per tile (with that tile), so at
+    // the output the items with tile T (entries, and tiled barriers with tile T) are T's
+    // sequence: the M-th to leave is the M-th taken, with its kind and (a primitive) its prim;
+    // none leaves that was not taken; and whenever the unit is `idle` every one has left.
+    (* anyconst *) reg [7:0] T;
+    (* anyconst *) reg [4:0] N;
+    // The cut: `tiles` and the capacity keep every tile and entry address below RAM_WORDS.
+    always @(*) assume(tiles >= 9'd1 && tiles <= `TILES_MAX && {1'b0, T} < tiles
+        && bin_capacity <= `RAM_WORDS);
+    always @(posedge clock) if (past_valid) assume(tiles == $past(tiles));
+    // A primitive's entry names a tile of the screen (BR-2). Tags (data independence: the unit
+    // stores `prim` and never decides on it): T's primitives carry their position in T's
+    // sequence, every other item 0.
+    reg [4:0] in_seq_n = 5'd0, out_seq_n = 5'd0;
+    reg [17:0] tracked = 18'd0;
+    wire in_seq = (in_item[1:0] == 2'd0 && in_item[25:18] == T) || in_item[1:0] == 2'd1;
+    always @(*) if (in_valid) begin
+        if (in_item[1:0] == 2'd0) assume({1'b0, in_item[25:18]} < tiles);
+        if (in_item[1:0] == 2'd0 && in_item[25:18] == T) assume(in_item[17:2] == {11'd0, in_seq_n});
+        else assume(in_item[17:2] == 16'd0);
+    end
+    wire f_in_take = live && in_valid && in_ready;
+    wire f_out_take = live && out_valid && out_ready;
+    wire out_seq = out_item[25:18] == T && (out_item[1:0] == 2'd0 || out_item[1:0] == 2'd1);
+    always @(posedge clock)
+        if (reset) begin
+            in_seq_n <= 5'd0;
+            out_seq_n <= 5'd0;
+        end else begin
+            if (f_in_take && in_seq) begin
+                if (in_seq_n == N) tracked <= in_item[17:0];
+                in_seq_n <= in_seq_n + 5'd1;
+            end
+            if (f_out_take && out_seq) out_seq_n <= out_seq_n + 5'd1;
+        end
+    always @(*) if (live) begin
+        if (f_out_take && out_seq) begin
+            assert(out_seq_n < in_seq_n);
+            if (out_seq_n == N) assert(out_item[17:0] == tracked);
+        end
+        if (idle) assert(out_seq_n == in_seq_n);
+    end
 `endif
 endmodule
 `default_nettype wire

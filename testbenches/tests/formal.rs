@@ -156,7 +156,7 @@ fn so6_so8_so11_so_unit_holds_its_offers_sends_the_second_request_after_the_firs
 }
 
 #[test]
-fn br3_br4_tiling_unit_holds_its_output_flushes_within_capacity_and_sends_each_barrier_after_its_flush(
+fn br3_br4_tiling_unit_holds_its_output_flushes_within_capacity_sends_each_barrier_after_its_flush_and_keeps_each_tiles_order(
 ) {
     prove(|c| c.unit == "tiling_unit");
 }

@@ -2,10 +2,12 @@
 //! `ppu formal`): the back end's barrier counter against BR-4 and BR-5 (a release exactly when
 //! a barrier of every pipeline has arrived, at the documented latency; counts that never pass
 //! `PIPES - 1`; the clear sweep after reset), and PROP against BR-4..BR-6 (no item of a held
-//! tile given out before its release; each tile's items in order, none lost or duplicated).
+//! tile given out before its release; each tile's items in order, none lost or duplicated), and
+//! the tiling unit against BR-3 and BR-4 (its output handshake, its flush sizes, a non-tiled
+//! barrier after its flush, and per cache tile its entries and barriers in input order).
 use crate::eda::export::verilog_of;
 use crate::eda::formal::{
-    abstract_block_rams, mutate, FormalCheck, Mode, Mutant, Property, Solver,
+    abstract_block_rams, mutate, shrink_block_rams, FormalCheck, Mode, Mutant, Property, Solver,
 };
 use ppu_hdl::barrier::barrier_counter::BarrierCounter;
 use ppu_hdl::barrier::prop::Prop;
@@ -206,6 +208,7 @@ pub fn checks() -> Vec<FormalCheck> {
         barrier_counter_sweep::<4, 2>(Solver::Abc),
         prop(),
         tiling_unit(),
+        tiling_unit_order(),
     ]
 }
 
@@ -280,5 +283,56 @@ fn tiling_unit() -> FormalCheck {
                 },
             },
         ],
+    }
+}
+
+/// Words of the cut block RAMs for TILE_ORDER, and the most cache tiles it checks: every entry
+/// index is below `bin_capacity` <= `ORDER_RAM_WORDS` and every tile below `tiles` <=
+/// `ORDER_TILES`, so the cut RAMs hold every word the run writes or reads.
+const ORDER_RAM_WORDS: usize = 4;
+const ORDER_TILES: usize = 2;
+
+/// `TilingUnit` as exported with its four block RAMs real but cut to [`ORDER_RAM_WORDS`] words
+/// ([`shrink_block_rams`]): the per-tile order depends on what the lists store.
+fn tiling_unit_order_verilog() -> String {
+    let v = verilog_of(TilingUnit::default(), "tiling_unit");
+    shrink_block_rams(&v, 4, ORDER_RAM_WORDS).expect("tiling_unit")
+}
+
+/// TILE_ORDER on ABC, by BMC to 20 steps (steps 0..19). The bit-level model of the full RAMs
+/// (15k registers) reaches 17 steps in 5 minutes; cut to 4 words and 2 tiles it reaches 20 in
+/// about 40 s, and each further step costs about twice the one before. 20 steps hold a whole
+/// flush of one tile with a tiled barrier between two primitives of T, from the reset to every
+/// item out and the unit idle again (18 steps: the entries are taken in steps 1-4, the flush
+/// starts at 6, the two rounds' walks send entry, barrier, entry, the last leaves at 17), and of
+/// two tiles the first round up to the second tile's walk (the whole of it takes 21 steps).
+/// The mutant (an entry whose epoch equals the round goes out before that round's barrier)
+/// fails at step 10.
+fn tiling_unit_order() -> FormalCheck {
+    FormalCheck {
+        unit: "tiling_unit",
+        props: "tiling_unit",
+        variant: format!(
+            "tiles <= {}, block RAMs cut to {} words",
+            ORDER_TILES, ORDER_RAM_WORDS
+        ),
+        verilog: Box::new(tiling_unit_order_verilog),
+        defines: vec![
+            ("TILES_MAX".to_string(), ORDER_TILES.to_string()),
+            ("RAM_WORDS".to_string(), ORDER_RAM_WORDS.to_string()),
+        ],
+        flatten: true,
+        solver: Solver::Abc,
+        properties: vec![Property {
+            name: "TILE_ORDER",
+            claim: "per cache tile T the unit sends T's primitive entries and every tiled barrier (with tile T) in input order, each once and unchanged, nothing it did not take, and all of them by the time it is idle (BR-4, the unit's flush order)",
+            mode: Mode::Bmc { depth: 20 },
+            why: "not inductive without invariants over the linked lists in the RAMs; 20 steps hold a whole flush of one tile with a tiled barrier between two primitives of T (reset to idle in 18 steps) and a two-tile flush's first round; each further step about doubles the time (40 s at 20)",
+            mutant: Mutant {
+                what: "a list's first entry goes out in the round of the barrier that came before it",
+                find: r"cur_in_phase\$d = head_raw\$q\[8\+:8\] < round\$q;",
+                replace: "cur_in_phase$$d = head_raw$$q[8+:8] <= round$$q;",
+            },
+        }],
     }
 }
