@@ -376,7 +376,10 @@ pub fn shrink_block_rams(verilog: &str, count: usize, words: usize) -> Result<St
         ));
     }
     Ok(re
-        .replace_all(verilog, format!("reg [${{1}}:0] mem [0:{}];", words - 1).as_str())
+        .replace_all(
+            verilog,
+            format!("reg [${{1}}:0] mem [0:{}];", words - 1).as_str(),
+        )
         .into_owned())
 }
 
