@@ -144,18 +144,29 @@ fn barrier_counter_sweep<const P: usize, const S: usize>(solver: Solver) -> Form
     }
 }
 
-/// `Prop` (256 tile flags, 8 hold slots), tile T and its N-th item any. Bounded: the unit's
-/// state (eight 32-bit flag words, eight hold slots, two arrival slots, the stage and the
-/// output register, each with a cache tile) has no helper invariants yet, so no induction.
-/// On ABC (bit level): depth 10 takes about 30 s (NO_EARLY) and 4 s (ORDER), depth 12 over
-/// 3 minutes; cvc5's BMC doubled its time per step from step 6 (depth 7 about 30 s, 10 over 6
-/// minutes; Z3 does not leave step 0). Depth 10 covers, after the reset (step 0): a tiled
-/// barrier of T taken in step 1 and given out in step 4, items of T taken in steps 2..5 held
-/// behind its flag (staged from step 4), items of other tiles passing meanwhile, the release
-/// of T (the earliest in step 5) and the exit of a held item after it (out of the queue in
-/// step 7, given out in step 8); both mutants fail in step 5.
+/// `Prop` (256 tile flags, 8 hold slots), tile T and its N-th item any, on ABC (bit level).
+/// NO_EARLY is proved by k-induction with k = 2 (ABC `ind -F 3`, about 40 s; with k = 1 the
+/// step is undecided), with helper invariants over the unit's registers (`prop_props.sv`):
+/// every cached copy of T's flag (staged item, hold slots, arrival slots) is the flag, the hold
+/// queue is a ring with its counts, and T's flag (the non-tiled flag) is set exactly while a
+/// barrier of T (a non-tiled barrier) is in the output register, out and not released, or
+/// released this cycle. A first set of invariants for every tile failed: a release of another
+/// tile is not constrained (one for a clear flag is bad input, `violation`), and then a copy's
+/// correction differs from the flag word's when the release and the tile's flag write meet;
+/// only T's copies are claimed. ORDER is bounded: the items' order through the arrival slots,
+/// the stage and the ring has no invariants yet. Depth 10 takes about 4 s, 12 over 3 minutes
+/// (cvc5's BMC doubled its time per step from step 6; Z3 does not leave step 0). Depth 10
+/// covers, after the reset (step 0): a tiled barrier of T taken in step 1 and given out in
+/// step 4, items of T taken in steps 2..5 held behind its flag (staged from step 4), items of
+/// other tiles passing meanwhile, the release of T (the earliest in step 5) and the exit of a
+/// held item after it (out of the queue in step 7, given out in step 8); both mutants fail in
+/// step 5.
 fn prop() -> FormalCheck {
     let bmc = Mode::Bmc { depth: 10 };
+    let prove = Mode::ProveMutantDeeper {
+        k: 2,
+        mutant_depth: 10,
+    };
     FormalCheck {
         unit: "prop",
         props: "prop",
@@ -168,8 +179,8 @@ fn prop() -> FormalCheck {
             Property {
                 name: "NO_EARLY",
                 claim: "an item of tile T (any tile) leaves only after every barrier of T that left before it was released; any item only after every non-tiled barrier that left before it was released (BR-4, BR-5, BR-6)",
-                mode: bmc,
-                why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
+                mode: prove,
+                why: "2-inductive with the helper invariants (cached flags, the ring, the flags against the barriers out); the mutant's BMC reaches a barrier of T given out and an item of T behind it",
                 mutant: Mutant {
                     what: "the staged item ignores its tile's flag (passes unless an older item of its tile is queued)",
                     find: r"stage_blocked = ~stage_is_nontiled & \(stage_flag\$q \| stage_pendhit\$q\);",

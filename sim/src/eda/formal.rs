@@ -833,14 +833,11 @@ without the mutant.\n\n\
 /// What `synth/FORMAL.md` does not prove unboundedly yet, after the table (each reason in the
 /// check's doc).
 pub const REPORT_FOOTER: &str = "\nBounded only:\n\n\
-- `prop` (NO_EARLY, ORDER): bounded to 10 steps, which cover a barrier of the tracked tile given \
+- `prop` (ORDER): bounded to 10 steps, which cover a barrier of the tracked tile given \
 out, its items held behind the flag, other tiles passing, the release and the held item's exit \
-after it. Its state (eight 32-bit flag words, eight hold slots, the arrival slots, the stage) has \
-no helper invariants yet, so no induction; ABC's BMC to 12 steps takes over 3 minutes. Engines that \
-need no invariants did not finish either (Session 29, NO_EARLY restated with one bit per barrier left \
-and not released): ABC's PDR (`pdr`) was at frame 19 after 23 minutes, its interpolation (`int`) at BMC \
-depth 10 after 10; `bmc3` and `&bmcs` grow about fivefold per step (depth 9 or 10 in about 20 s), so the 15 or \
-so steps that fill the eight-slot hold queue are out of reach without helper invariants.\n\
+after it. NO_EARLY is proved (k = 2) with helper invariants over the flags' cached copies and the \
+hold ring; ORDER would need more (each tile's items in order through the arrival slots, the stage \
+and the ring, with their tags); ABC's BMC to 12 steps takes over 3 minutes.\n\
 - `order_sequencer` (ORDER, LAYER): bounded to 12 steps, which cover a batch of two primitives taken \
 at steps 1 and 2 and its first five beats (steps 7 to 11: its kill beats, then a viewport pass of both \
 primitives). The scan (pass, position, stages T and P, the beat FIFO) has no helper invariants tying it \
