@@ -13,10 +13,9 @@
 //
 // Tracked: one cache tile T (any tile, a free constant) and, for ORDER, the N-th item of T to
 // arrive (N free). Items of tile T are primitives and tiled barriers with tile T (a non-tiled
-// barrier's tile field is unused). Stated on the ports; NO_EARLY is proved by k-induction with
-// helper invariants over the unit's registers (the observed wires below), ORDER checked by BMC
-// (the runner's depth, justified in `sim/src/barrier/formal.rs`).
-// observe: tile_flags$*$q nontiled_flag$q pending_set_valid$q pending_set_tile$q arr_valid$*$q arr_item$*$q arr_tile$*$q arr_byte$*$q arr_mask$*$q arr_stage_tile$*$q arr_relhit$*$q arr_pendhit$*$q arr_prev_relhit$*$q arr_prev_pendhit$*$q rel_valid$q rel_tiled$q rel_tile$q stage_valid$q stage_item$q stage_tile$q stage_flag$q stage_relhit$q stage_pendhit$q stage_free$q stage_stop$q hold_kind$*$q hold_prim$*$q hold_valid$*$q hold_tile$*$q hold_blocked$*$q hold_is_nontiled$*$q slot_relhit$*$q slot_pendhit$*$q hold_head_onehot$q hold_tail_onehot$q head_item$q head_go$q hold_count$q hold_empty$q hold_one$q hold_many$q hold_full$q hold_nontiled$q nontiled_one$q nontiled_many$q out_valid_reg$q
+// barrier's tile field is unused). Stated on the ports; both are proved by k-induction with
+// helper invariants over the unit's registers (the observed wires below).
+// observe: tile_flags$*$q nontiled_flag$q pending_set_valid$q pending_set_tile$q arr_valid$*$q arr_item$*$q arr_tile$*$q arr_byte$*$q arr_mask$*$q arr_stage_tile$*$q arr_relhit$*$q arr_pendhit$*$q arr_prev_relhit$*$q arr_prev_pendhit$*$q rel_valid$q rel_tiled$q rel_tile$q stage_valid$q stage_item$q stage_tile$q stage_flag$q stage_relhit$q stage_pendhit$q stage_free$q stage_stop$q hold_kind$*$q hold_prim$*$q hold_valid$*$q hold_tile$*$q hold_blocked$*$q hold_is_nontiled$*$q slot_relhit$*$q slot_pendhit$*$q hold_head_onehot$q hold_tail_onehot$q head_item$q head_go$q hold_count$q hold_empty$q hold_one$q hold_many$q hold_full$q hold_nontiled$q nontiled_one$q nontiled_many$q out_valid_reg$q arr_hold_match0$*$q arr_hold_match1$*$q arr_queued$*$q stage_queued$q
 `default_nettype none
 module prop_props(
     input wire clock,
@@ -76,8 +75,9 @@ module prop_props(
     wire rel_t = !reset && release_valid && release_tiled && release_tile == T;
     wire rel_n = !reset && release_valid && !release_tiled;
 
-    // Items of T taken and given out since the reset (saturating; the BMC depth keeps them
-    // small), and the tracked item (the N-th of T to arrive).
+    // Items of T taken and given out since the reset, mod 16 (at most 12 items are inside PROP
+    // at once: two arrival slots, the stage, eight hold slots, the output register, so an index
+    // mod 16 names one of them), and the tracked item (the N-th of T to arrive, mod 16).
     reg [25:0] tracked = 26'd0;
     // A barrier of T (non-tiled) has left and is not released yet.
     reg open_t = 1'b0, open_n = 1'b0;
@@ -90,9 +90,9 @@ module prop_props(
         end else begin
             if (in_take && is_t(in_item, T)) begin
                 if (in_t == N) tracked <= in_item;
-                if (in_t != 4'hf) in_t <= in_t + 4'd1;
+                in_t <= in_t + 4'd1;
             end
-            if (out_take && is_t(out_item, T) && out_t != 4'hf) out_t <= out_t + 4'd1;
+            if (out_take && is_t(out_item, T)) out_t <= out_t + 4'd1;
             if (rel_t) open_t <= 1'b0;
             if (rel_n) open_n <= 1'b0;
             if (out_take && out_item[1:0] == KIND_TILED && out_item[25:18] == T) open_t <= 1'b1;
@@ -112,8 +112,11 @@ module prop_props(
         if (is_t(out_item, T)) assert(!open_t);
         assert(!open_n);
     end
+`endif
+
 `ifndef MUTANT
-    // Helper invariants (k = 2). Every cached copy of a flag is the flag: the staged item's
+    // Helper invariants (k = 2; NO_EARLY's flag copies under P_NO_EARLY). Every cached copy of a
+    // flag is the flag: the staged item's
     // (`stage_flag`, with this cycle's release and flag write as `stage_relhit` and
     // `stage_pendhit`), each hold slot's (`hold_blocked`, `slot_*hit`) and each arrival slot's
     // (its flag byte is last cycle's, corrected by `arr_prev_*hit`), for items of T (a release
@@ -166,11 +169,13 @@ module prop_props(
         always @(*) if (past_valid) begin
             assert(hv[gi] == ({1'b0, off} < cnt));
             if (hv[gi]) assert(hn[gi] == (hk[2*gi +: 2] == KIND_NONTILED));
+`ifdef P_NO_EARLY
             if (hv[gi] && ht[8*gi +: 8] == T) begin
                 assert(hb[gi] == flags[ht[8*gi +: 8]]);
                 assert(hrel[gi] == relp(ht[8*gi +: 8]));
                 assert(hpend[gi] == pend(ht[8*gi +: 8]));
             end
+`endif
         end
     end endgenerate
     generate for (gi = 0; gi < 2; gi = gi + 1) begin : arr
@@ -182,12 +187,14 @@ module prop_props(
             assert(at == ai[25:18]);
             assert(obs_arr_mask_q_all[8*gi +: 8] == (8'd1 << at[2:0]));
             if (av) assert(obs_arr_stage_tile_q_all[gi] == (at == obs_stage_tile_q));
+`ifdef P_NO_EARLY
             if (av && at == T) begin
                 assert(flags[at] == ((ab[at[2:0]] && !obs_arr_prev_relhit_q_all[gi])
                     || obs_arr_prev_pendhit_q_all[gi]));
                 assert(obs_arr_relhit_q_all[gi] == relp(at));
                 assert(obs_arr_pendhit_q_all[gi] == pend(at));
             end
+`endif
         end
     end endgenerate
     always @(*) if (past_valid) begin
@@ -213,13 +220,16 @@ module prop_props(
         assert(!obs_arr_valid_q_all[1] || obs_arr_valid_q_all[0]);
         assert(obs_stage_tile_q == obs_stage_item_q[25:18]);
         assert(obs_stage_valid_q == (obs_stage_free_q || obs_stage_stop_q));
+`ifdef P_NO_EARLY
         if (obs_stage_valid_q && obs_stage_tile_q == T) begin
             assert(obs_stage_flag_q == flags[obs_stage_tile_q]);
             assert(obs_stage_relhit_q == relp(obs_stage_tile_q));
             assert(obs_stage_pendhit_q == pend(obs_stage_tile_q));
         end
+`endif
         if (obs_stage_valid_q && obs_stage_free_q)
             assert(!obs_nontiled_flag_q && obs_hold_nontiled_q == 4'd0);
+`ifdef P_NO_EARLY
         // the flags against the barriers given out (tile T, non-tiled)
         assert((flags[T] || pend(T)) == (open_t || outbar_t || relp(T)));
         assert(!(open_t && outbar_t) && !(open_t && relp(T)) && !(outbar_t && relp(T)));
@@ -228,18 +238,82 @@ module prop_props(
         assert(obs_nontiled_flag_q == (open_n || outbar_n || relp_n));
         assert(!(open_n && outbar_n) && !(open_n && relp_n) && !(outbar_n && relp_n));
         if (obs_out_valid_reg_q) assert(!open_n && !relp_n);
-    end
 `endif
+    end
 `endif
 
 `ifdef P_ORDER
     // BR-6, BR-8 (nothing lost or duplicated), the unit's per-tile order: the items of tile T
-    // leave in the order they arrived, each once: the N-th to leave is the N-th that arrived,
-    // unchanged, and no item of T leaves that has not arrived.
+    // leave in the order they arrived, each once and unchanged: the M-th to leave carries
+    // arrival index M (mod 16), the N-th to leave is the N-th that arrived, and none leaves
+    // while none is inside.
     always @(*) if (past_valid && out_take && is_t(out_item, T)) begin
-        assert(out_t < in_t);
+        assert(out_t != in_t);
+        assert(out_item[17:2] == {12'd0, out_t});
         if (out_t == N) assert(out_item == tracked);
     end
+`ifndef MUTANT
+    // Helper invariants (k = 2): T's items inside PROP are, oldest first, the one in the output
+    // register, those in the hold ring from its head, the staged one and those in the arrival
+    // slots 0 and 1; their count is in_t - out_t and each carries its index, out_t plus the
+    // items of T ahead of it (the tracked one equal to `tracked`). A staged or arriving item of
+    // T with an item of T in the ring is marked queued (the staged one is held), so none
+    // overtakes the ring; the arrival slots' tile matches against the hold slots are current.
+    wire oT = obs_out_valid_reg_q && is_t(out_item, T);
+    wire [7:0] rT;
+    wire [3:0] ringT = pop(rT);
+    wire sT = obs_stage_valid_q && is_t(obs_stage_item_q, T);
+    wire [25:0] a0 = obs_arr_item_q_all[25:0];
+    wire [25:0] a1 = obs_arr_item_q_all[51:26];
+    wire aT0 = obs_arr_valid_q_all[0] && is_t(a0, T);
+    wire aT1 = obs_arr_valid_q_all[1] && is_t(a1, T);
+    wire [3:0] base_ring = out_t + oT;
+    wire [3:0] tag_s = base_ring + ringT;
+    wire [3:0] tag_a0 = tag_s + sT;
+    wire [3:0] tag_a1 = tag_a0 + aT0;
+    generate for (gi = 0; gi < 8; gi = gi + 1) begin : oslot
+        wire [25:0] it = {ht[8*gi +: 8], hp[16*gi +: 16], hk[2*gi +: 2]};
+        assign rT[gi] = hv[gi] && is_t(it, T);
+        wire [2:0] off = gi - h;
+        wire [7:0] ahead;
+        genvar gj;
+        for (gj = 0; gj < 8; gj = gj + 1) begin : a
+            wire [2:0] offj = gj - h;
+            assign ahead[gj] = rT[gj] && offj < off;
+        end
+        always @(*) if (past_valid) begin
+            if (rT[gi]) begin
+                assert(hp[16*gi +: 16] == {12'd0, base_ring + pop(ahead)});
+                if (hp[16*gi +: 4] == N) assert(it == tracked);
+            end
+            assert(obs_arr_hold_match0_q_all[gi] == (ht[8*gi +: 8] == a0[25:18]));
+            assert(obs_arr_hold_match1_q_all[gi] == (ht[8*gi +: 8] == a1[25:18]));
+        end
+    end endgenerate
+    always @(*) if (past_valid) begin
+        assert(in_t - out_t == oT + ringT + sT + aT0 + aT1);
+        if (oT) begin
+            assert(out_item[17:2] == {12'd0, out_t});
+            if (out_t == N) assert(out_item == tracked);
+        end
+        if (sT) begin
+            assert(obs_stage_item_q[17:2] == {12'd0, tag_s});
+            if (tag_s == N) assert(obs_stage_item_q == tracked);
+            if (ringT != 0) assert(obs_stage_queued_q && obs_stage_stop_q);
+        end
+        if (aT0) begin
+            assert(a0[17:2] == {12'd0, tag_a0});
+            if (tag_a0 == N) assert(a0 == tracked);
+            if (ringT != 0) assert(obs_arr_queued_q_all[0]);
+        end
+        if (aT1) begin
+            assert(a1[17:2] == {12'd0, tag_a1});
+            if (tag_a1 == N) assert(a1 == tracked);
+            if (ringT != 0) assert(obs_arr_queued_q_all[1]);
+        end
+        assert(!(obs_stage_free_q && obs_stage_stop_q));
+    end
+`endif
 `endif
 endmodule
 `default_nettype wire

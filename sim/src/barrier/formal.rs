@@ -145,24 +145,27 @@ fn barrier_counter_sweep<const P: usize, const S: usize>(solver: Solver) -> Form
 }
 
 /// `Prop` (256 tile flags, 8 hold slots), tile T and its N-th item any, on ABC (bit level).
-/// NO_EARLY is proved by k-induction with k = 2 (ABC `ind -F 3`, about 40 s; with k = 1 the
-/// step is undecided), with helper invariants over the unit's registers (`prop_props.sv`):
-/// every cached copy of T's flag (staged item, hold slots, arrival slots) is the flag, the hold
-/// queue is a ring with its counts, and T's flag (the non-tiled flag) is set exactly while a
-/// barrier of T (a non-tiled barrier) is in the output register, out and not released, or
-/// released this cycle. A first set of invariants for every tile failed: a release of another
-/// tile is not constrained (one for a clear flag is bad input, `violation`), and then a copy's
-/// correction differs from the flag word's when the release and the tile's flag write meet;
-/// only T's copies are claimed. ORDER is bounded: the items' order through the arrival slots,
-/// the stage and the ring has no invariants yet. Depth 10 takes about 4 s, 12 over 3 minutes
-/// (cvc5's BMC doubled its time per step from step 6; Z3 does not leave step 0). Depth 10
-/// covers, after the reset (step 0): a tiled barrier of T taken in step 1 and given out in
-/// step 4, items of T taken in steps 2..5 held behind its flag (staged from step 4), items of
-/// other tiles passing meanwhile, the release of T (the earliest in step 5) and the exit of a
-/// held item after it (out of the queue in step 7, given out in step 8); both mutants fail in
-/// step 5.
+/// Both properties are proved by k-induction with k = 2 (ABC `ind -F 3`, about 50 s each; with
+/// k = 1 the step is undecided), with helper invariants over the unit's registers
+/// (`prop_props.sv`). Shared: the hold queue is a ring (one-hot head and tail, valid slots from
+/// the head, its counts and their compares, the head item a copy of the head slot), `head_go`
+/// only for a free head, a free staged item only without a non-tiled flag or barrier queued.
+/// NO_EARLY: every cached copy of T's flag (staged item, hold slots, arrival slots) is the
+/// flag, and T's flag (the non-tiled flag) is set exactly while a barrier of T (a non-tiled
+/// barrier) is in the output register, out and not released, or released this cycle. A first
+/// set of copies claimed for every tile failed: a release of another tile is not constrained
+/// (one for a clear flag is bad input, `violation`), and then a copy's correction differs from
+/// the flag word's when the release and the tile's flag write meet; only T's copies are
+/// claimed. ORDER: T's items inside, oldest first (output register, ring from its head, stage,
+/// arrival slots), carry consecutive arrival indices from `out_t`, a staged or arriving item
+/// of T with one of T in the ring is marked queued, and the arrival slots' tile matches are
+/// current. The flag copies are left out of ORDER's run (they slow its step and it does not
+/// read them). Counterexamples to induction were found with the step written as a BMC: free
+/// initial registers (`setattr -unset init`), the invariants assumed for k steps and asserted
+/// after. Both mutants fail in step 5 (their BMC to 10 covers, after the reset: a tiled
+/// barrier of T taken in step 1 and given out in step 4, items of T held behind its flag,
+/// other tiles passing, the release of T and the exit of a held item after it).
 fn prop() -> FormalCheck {
-    let bmc = Mode::Bmc { depth: 10 };
     let prove = Mode::ProveMutantDeeper {
         k: 2,
         mutant_depth: 10,
@@ -189,9 +192,9 @@ fn prop() -> FormalCheck {
             },
             Property {
                 name: "ORDER",
-                claim: "the items of a tile leave in arrival order, each once and unchanged: the N-th to leave is the N-th that arrived, and none leaves that did not arrive (BR-6, BR-8, the unit's per-tile order)",
-                mode: bmc,
-                why: "a barrier of T given out, items of T held behind it, other tiles passing (see the depth above)",
+                claim: "the items of a tile leave in arrival order, each once and unchanged: the N-th to leave is the N-th that arrived (indices mod 16, at most 12 items inside), and none leaves while none is inside (BR-6, BR-8, the unit's per-tile order)",
+                mode: prove,
+                why: "2-inductive with the helper invariants (the ring, T's items inside in order with consecutive indices, the queued marks); the mutant's BMC reaches an item of T taken twice",
                 mutant: Mutant {
                     what: "the arrival queue's head slot keeps its item when that enters the stage (an item is given out twice)",
                     find: r"arr_valid\$0\$d = \(arr_valid\$0\$q & ~take_arrival\) \| arr_move \| arr_load_head;",

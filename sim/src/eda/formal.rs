@@ -833,11 +833,6 @@ without the mutant.\n\n\
 /// What `synth/FORMAL.md` does not prove unboundedly yet, after the table (each reason in the
 /// check's doc).
 pub const REPORT_FOOTER: &str = "\nBounded only:\n\n\
-- `prop` (ORDER): bounded to 10 steps, which cover a barrier of the tracked tile given \
-out, its items held behind the flag, other tiles passing, the release and the held item's exit \
-after it. NO_EARLY is proved (k = 2) with helper invariants over the flags' cached copies and the \
-hold ring; ORDER would need more (each tile's items in order through the arrival slots, the stage \
-and the ring, with their tags); ABC's BMC to 12 steps takes over 3 minutes.\n\
 - `order_sequencer` (ORDER, LAYER): bounded to 12 steps, which cover a batch of two primitives taken \
 at steps 1 and 2 and its first five beats (steps 7 to 11: its kill beats, then a viewport pass of both \
 primitives). The scan (pass, position, stages T and P, the beat FIFO) has no helper invariants tying it \
