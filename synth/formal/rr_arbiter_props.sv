@@ -87,5 +87,25 @@ module rr_arbiter_props(
         assert(waited[0] <= 3); assert(waited[1] <= 3);
         assert(waited[2] <= 3); assert(waited[3] <= 3);
     end
+`ifndef MUTANT
+    // Helper invariants: the mask names the last requester served (`last`: all bits above it;
+    // none for requester 3, as after a reset); `dist(j)` other requesters come before j in the
+    // round-robin order from there, and each transfer to another while j waits serves one of
+    // them and moves `last` past it, so j's waited transfers plus its distance stay within 3.
+    // A held choice made while j waited comes before j.
+    wire [1:0] last = obs_rr_mask_q == 4'b1110 ? 2'd0 : obs_rr_mask_q == 4'b1100 ? 2'd1
+        : obs_rr_mask_q == 4'b1000 ? 2'd2 : 2'd3;
+    function [1:0] dist(input [1:0] r);
+        dist = r - last - 2'd1;
+    endfunction
+    genvar gj;
+    generate for (gj = 0; gj < 4; gj = gj + 1) begin : wait_bound
+        always @(*) if (past_valid && !reset && valid[gj]) begin
+            assert({1'b0, waited[gj]} + {2'b0, dist(gj)} <= 4'd3);
+            if (obs_held_q && waited[gj] != 3'd0 && obs_held_source_q != gj)
+                assert(dist(obs_held_source_q) < dist(gj));
+        end
+    end endgenerate
+`endif
 `endif
 endmodule

@@ -115,8 +115,11 @@ fn arbiter() -> FormalCheck {
             Property {
                 name: "FAIR",
                 claim: "a requester holding valid sees at most N-1 = 3 transfers to others before its own",
-                mode: Mode::Bmc { depth: 12 },
-                why: "every arbiter state (mask, held choice) is reached within N+1 cycles of reset and a violation takes N more transfers: depth 2N+4 = 12 covers every violating path",
+                mode: Mode::ProveMutantDeeper {
+                    k: 2,
+                    mutant_depth: 12,
+                },
+                why: "inductive with the round-robin distance invariant (a waiting requester's transfers waited plus the requesters before it from the last one served stay within N-1; a held choice made while it waits comes before it); the mutant's BMC to 2N+4 = 12 reaches N transfers to others",
                 mutant: Mutant {
                     what: "the round-robin mask is never advanced (lowest index always first)",
                     find: r"rr_mask\$d = ~\(\(grant << 4'h1\) - 4'h1\);",
