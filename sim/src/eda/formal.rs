@@ -349,16 +349,13 @@ pub fn abstract_block_rams(verilog: &str, count: usize) -> Result<String, String
         r"read_data <= mem\[read_address\];\s*if \(write_enable\) begin\s*mem\[write_address\] <= write_data;\s*end",
     )
     .expect("static regex");
-    let n = re.find_iter(verilog).count();
-    if n != count {
-        return Err(format!(
-            "block RAM abstraction: the pattern matches {} times, not {}",
-            n, count
-        ));
-    }
-    Ok(re
-        .replace_all(verilog, "read_data <= $$anyseq;")
-        .into_owned())
+    rewrite_block_rams(
+        verilog,
+        &re,
+        count,
+        "read_data <= $$anyseq;",
+        "block RAM abstraction: the pattern",
+    )
 }
 
 /// The block RAMs of an exported unit cut to their first `words` words for a bounded check:
@@ -368,19 +365,30 @@ pub fn abstract_block_rams(verilog: &str, count: usize) -> Result<String, String
 /// which the BMC cannot take far. `count` is the number of `BlockRam`s the unit has.
 pub fn shrink_block_rams(verilog: &str, count: usize, words: usize) -> Result<String, String> {
     let re = Regex::new(r"reg \[(\d+):0\] mem \[0:\d+\];").expect("static regex");
+    let cut = format!("reg [${{1}}:0] mem [0:{}];", words - 1);
+    rewrite_block_rams(
+        verilog,
+        &re,
+        count,
+        &cut,
+        "block RAM cut: the memory declaration",
+    )
+}
+
+/// Replace every match of `re` (one per `BlockRam` of the unit) by `replacement`; an error
+/// naming `what` unless it matches exactly `count` times.
+fn rewrite_block_rams(
+    verilog: &str,
+    re: &Regex,
+    count: usize,
+    replacement: &str,
+    what: &str,
+) -> Result<String, String> {
     let n = re.find_iter(verilog).count();
     if n != count {
-        return Err(format!(
-            "block RAM cut: the memory declaration matches {} times, not {}",
-            n, count
-        ));
+        return Err(format!("{} matches {} times, not {}", what, n, count));
     }
-    Ok(re
-        .replace_all(
-            verilog,
-            format!("reg [${{1}}:0] mem [0:{}];", words - 1).as_str(),
-        )
-        .into_owned())
+    Ok(re.replace_all(verilog, replacement).into_owned())
 }
 
 /// Apply a mutant: its pattern must match exactly once.
