@@ -40,12 +40,11 @@
 //! and B, M with B) and the stages' moves select one, so no compare waits for a handshake. A
 //! lookup therefore sees every earlier commit: those before its compare in the
 //! entries, the two after it in the corrections. M also registers whether the vector is
-//! non-zero as two ORs per bank (32 inputs each), the matches other than at the pointer and
-//! the match at the pointer, beside whether B allocates now (overwriting the entry at the
-//! pointer) and, for B's own tag, whether its commit left an entry, so that no select follows
-//! the ORs; stage B's `b_found` and its allocation decision (allocate = provoking or not found,
-//! the capacity valid) are each a function of registers loaded with it. The pointer's wrap
-//! compares it with a register of `capacity - 1`, beside its increment. B writes the tag through a one-hot
+//! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
+//! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
+//! whether its commit left an entry, so that no select follows the 64-input ORs; stage B's
+//! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
+//! valid) are each one LUT of registers loaded with it. B writes the tag through a one-hot
 //! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
 //! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
 //! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
@@ -93,9 +92,6 @@ pub struct ProvokingVertexCache {
     bank_hi: CacheBank,
     /// `capacity` is not valid, registered (the capacity is static during a run).
     capacity_bad: DFF<Bit>,
-    /// `capacity - 1` (7 bits, wrapping), registered: the pointer wraps after this entry.
-    /// With `capacity` 0 or above 64 nothing is allocated, so its value then does not matter.
-    cap_last: DFF<Bits<7>>,
     /// Stage A: the lookup being compared.
     a_valid: DFF<Bit>,
     a_vertex: DFF<Bits<VERTEX_BITS>>,
@@ -123,10 +119,8 @@ pub struct ProvokingVertexCache {
     m_free: Signal<Local, Bit>,
     /// Stage M's tag is stage B's; its matches other than at the pointer; at the pointer.
     same_mb: Signal<Local, Bit>,
-    m_excl_any_lo: Signal<Local, Bit>,
-    m_excl_any_hi: Signal<Local, Bit>,
-    m_at_ptr_lo: Signal<Local, Bit>,
-    m_at_ptr_hi: Signal<Local, Bit>,
+    m_excl_any: Signal<Local, Bit>,
+    m_at_ptr: Signal<Local, Bit>,
     /// What stage B's commit leaves for its own tag: the entry its result names, if any.
     b_result_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     b_result_hi: Signal<Local, Bits<BANK_ENTRIES>>,
@@ -138,16 +132,13 @@ pub struct ProvokingVertexCache {
     b_provoking: DFF<Bit>,
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
-    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as registers
-    /// loaded with it: a match other than at the pointer of M's cycle and the match at that
-    /// pointer, each per bank (`_lo`, `_hi`), whether that entry was overwritten in M's cycle
-    /// (all 0 for B's own tag), and for B's own tag whether its commit left an entry
-    /// (`b_found = b_found_same | b_found_excl_lo | b_found_excl_hi | (b_found_at_lo |
-    /// b_found_at_hi) & !b_at_taken`, a function of registers).
-    b_found_excl_lo: DFF<Bit>,
-    b_found_excl_hi: DFF<Bit>,
-    b_found_at_lo: DFF<Bit>,
-    b_found_at_hi: DFF<Bit>,
+    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as four
+    /// registers loaded with it: a match other than at the pointer of M's cycle, the match at
+    /// that pointer, whether that entry was overwritten in M's cycle (all three 0 for B's own
+    /// tag), and for B's own tag whether its commit left an entry (`b_found = b_found_same |
+    /// b_found_excl | b_found_at & !b_at_taken`, one LUT from registers).
+    b_found_excl: DFF<Bit>,
+    b_found_at: DFF<Bit>,
     b_at_taken: DFF<Bit>,
     b_found_same: DFF<Bit>,
     b_found: Signal<Local, Bit>,
@@ -232,7 +223,6 @@ impl Default for ProvokingVertexCache {
             bank_lo: Default::default(),
             bank_hi: Default::default(),
             capacity_bad: Default::default(),
-            cap_last: Default::default(),
             a_valid: Default::default(),
             a_vertex: Default::default(),
             a_viewport: Default::default(),
@@ -251,10 +241,8 @@ impl Default for ProvokingVertexCache {
             m_cur_hi: Default::default(),
             m_free: Default::default(),
             same_mb: Default::default(),
-            m_excl_any_lo: Default::default(),
-            m_excl_any_hi: Default::default(),
-            m_at_ptr_lo: Default::default(),
-            m_at_ptr_hi: Default::default(),
+            m_excl_any: Default::default(),
+            m_at_ptr: Default::default(),
             b_result_lo: Default::default(),
             b_result_hi: Default::default(),
             b_result_found: Default::default(),
@@ -264,10 +252,8 @@ impl Default for ProvokingVertexCache {
             b_provoking: Default::default(),
             b_match_lo: Default::default(),
             b_match_hi: Default::default(),
-            b_found_excl_lo: Default::default(),
-            b_found_excl_hi: Default::default(),
-            b_found_at_lo: Default::default(),
-            b_found_at_hi: Default::default(),
+            b_found_excl: Default::default(),
+            b_found_at: Default::default(),
             b_at_taken: Default::default(),
             b_found_same: Default::default(),
             b_found: Default::default(),
@@ -321,7 +307,6 @@ impl Logic for ProvokingVertexCache {
             self,
             clock,
             capacity_bad,
-            cap_last,
             a_valid,
             a_vertex,
             a_viewport,
@@ -342,10 +327,8 @@ impl Logic for ProvokingVertexCache {
             b_provoking,
             b_match_lo,
             b_match_hi,
-            b_found_excl_lo,
-            b_found_excl_hi,
-            b_found_at_lo,
-            b_found_at_hi,
+            b_found_excl,
+            b_found_at,
             b_at_taken,
             b_found_same,
             b_alloc_forced,
@@ -378,10 +361,8 @@ impl Logic for ProvokingVertexCache {
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
         self.b_found.next = self.b_found_same.q.val()
-            | self.b_found_excl_lo.q.val()
-            | self.b_found_excl_hi.q.val()
-            | ((self.b_found_at_lo.q.val() | self.b_found_at_hi.q.val())
-                & !self.b_at_taken.q.val());
+            | self.b_found_excl.q.val()
+            | (self.b_found_at.q.val() & !self.b_at_taken.q.val());
         self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
         // One-hot match: each slot bit is an OR of the entries with that bit.
         self.slot_bit[0].next = bits::<SLOT_BITS>(0);
@@ -428,10 +409,8 @@ impl Logic for ProvokingVertexCache {
         self.alloc_now.next = self.b_commit.val()
             & (self.b_alloc_forced.q.val()
                 | (self.b_alloc_open.q.val()
-                    & !self.b_found_excl_lo.q.val()
-                    & !self.b_found_excl_hi.q.val()
-                    & !((self.b_found_at_lo.q.val() | self.b_found_at_hi.q.val())
-                        & !self.b_at_taken.q.val())));
+                    & !self.b_found_excl.q.val()
+                    & !(self.b_found_at.q.val() & !self.b_at_taken.q.val())));
         self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
         if self.alloc_now.val() {
@@ -454,10 +433,7 @@ impl Logic for ProvokingVertexCache {
         self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
         // The pointer: wraps at capacity.
         self.alloc_after_next.next = self.alloc_next.q.val() + bits::<SLOT_BITS>(1);
-        // `alloc_next + 1 >= capacity`, written against the registered `capacity - 1` so that
-        // the compare runs beside the increment, not behind it.
-        self.cap_last.d.next = self.capacity.val() - bits::<7>(1);
-        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) >= self.cap_last.q.val() {
+        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) + bits::<7>(1) >= self.capacity.val() {
             self.alloc_after_next.next = bits::<SLOT_BITS>(0);
         }
         if self.alloc_now.val() {
@@ -521,10 +497,10 @@ impl Logic for ProvokingVertexCache {
             (self.m_raw_lo.q.val() & self.p_keep_lo.q.val()) | self.p_add_lo.q.val();
         self.m_cur_hi.next =
             (self.m_raw_hi.q.val() & self.p_keep_hi.q.val()) | self.p_add_hi.q.val();
-        self.m_excl_any_lo.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any();
-        self.m_excl_any_hi.next = (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
-        self.m_at_ptr_lo.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any();
-        self.m_at_ptr_hi.next = (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val()).any();
+        self.m_excl_any.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any()
+            | (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
+        self.m_at_ptr.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any()
+            | (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val()).any();
         if self.b_free.val() {
             self.b_valid.d.next = self.m_valid.q.val();
             self.b_vertex.d.next = self.m_vertex.q.val();
@@ -532,10 +508,8 @@ impl Logic for ProvokingVertexCache {
             self.b_provoking.d.next = self.m_provoking.q.val();
             self.b_match_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
             self.b_match_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
-            self.b_found_excl_lo.d.next = self.m_excl_any_lo.val() & !self.same_mb.val();
-            self.b_found_excl_hi.d.next = self.m_excl_any_hi.val() & !self.same_mb.val();
-            self.b_found_at_lo.d.next = self.m_at_ptr_lo.val() & !self.same_mb.val();
-            self.b_found_at_hi.d.next = self.m_at_ptr_hi.val() & !self.same_mb.val();
+            self.b_found_excl.d.next = self.m_excl_any.val() & !self.same_mb.val();
+            self.b_found_at.d.next = self.m_at_ptr.val() & !self.same_mb.val();
             self.b_at_taken.d.next = self.alloc_now.val() & !self.same_mb.val();
             self.b_found_same.d.next = self.b_result_found.val() & self.same_mb.val();
             self.b_alloc_forced.d.next = self.m_provoking.q.val() & !self.capacity_bad.q.val();
