@@ -385,8 +385,7 @@ fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
         json!(4096),
     ];
     let opts = RunOptions::default();
-    let mut runs = 0;
-    let mut failures = vec![];
+    let mut variants = vec![];
     for m in registry::scenario_runners() {
         let base = (m.builtin)();
         let mut paths = vec![];
@@ -399,17 +398,24 @@ fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
                     }
                     let mut v = base.clone();
                     mutate(&mut v, path, rep, remove);
-                    runs += 1;
-                    let result = std::panic::catch_unwind(|| registry::run_value(&v, &opts));
-                    match result {
-                        Err(_) => failures.push(format!("{} panicked on {}", m.unit, v)),
-                        Ok(Err(RunError::Invalid(_) | RunError::Violation(_))) | Ok(Ok(_)) => {}
-                        Ok(Err(e)) => failures.push(format!("{} on {}: {}", m.unit, v, e)),
-                    }
+                    variants.push((m.unit, v));
                 }
             }
         }
     }
+    let runs = variants.len();
+    // Each variant is an independent run: one per core.
+    use rayon::prelude::*;
+    let failures: Vec<String> = variants
+        .par_iter()
+        .filter_map(
+            |(unit, v)| match std::panic::catch_unwind(|| registry::run_value(v, &opts)) {
+                Err(_) => Some(format!("{} panicked on {}", unit, v)),
+                Ok(Err(RunError::Invalid(_) | RunError::Violation(_))) | Ok(Ok(_)) => None,
+                Ok(Err(e)) => Some(format!("{} on {}: {}", unit, v, e)),
+            },
+        )
+        .collect();
     assert!(runs > 100, "{} runs", runs);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

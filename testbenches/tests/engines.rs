@@ -58,11 +58,13 @@ fn x3_every_builtin_scenario_gives_byte_identical_traces_on_both_engines() {
     if !have_verilator() {
         return;
     }
+    use rayon::prelude::*;
     let runners = registry::scenario_runners();
     assert!(runners.len() >= 6);
-    for r in runners {
-        assert_same_traces(&(r.builtin)(), r.unit);
-    }
+    // Independent runs (each model built once, cached): one per core.
+    runners
+        .par_iter()
+        .for_each(|r| assert_same_traces(&(r.builtin)(), r.unit));
 }
 
 #[test]
@@ -76,23 +78,27 @@ fn x3_stream_out_on_every_cluster_size_gives_byte_identical_traces() {
         .unwrap();
     // 1, 2, 3 (the 4-unit cluster with one idle), 8 and 16 SO units: every cluster type, and
     // the shader model (few shaders, small output buffers) on one of them.
-    for (units, shaders) in [
+    use rayon::prelude::*;
+    let sizes = [
         (1, None),
         (2, Some(2)),
         (3, None),
         (8, Some(11)),
         (16, None),
-    ] {
-        let mut sc = (runner.builtin)();
-        sc["config"]["so_units"] = units.into();
-        let mut next = 0u64;
-        spread_so_units(&mut sc["packets"], units, &mut next);
-        if let Some(s) = shaders {
-            sc["config"]["shaders"] = s.into();
-            sc["config"]["shader_out_batches"] = 1.into();
-        }
-        assert_same_traces(&sc, &format!("stream-out-{}", units));
-    }
+    ];
+    sizes
+        .par_iter()
+        .for_each(|&(units, shaders): &(u64, Option<u64>)| {
+            let mut sc = (runner.builtin)();
+            sc["config"]["so_units"] = units.into();
+            let mut next = 0u64;
+            spread_so_units(&mut sc["packets"], units, &mut next);
+            if let Some(s) = shaders {
+                sc["config"]["shaders"] = s.into();
+                sc["config"]["shader_out_batches"] = 1.into();
+            }
+            assert_same_traces(&sc, &format!("stream-out-{}", units));
+        });
 }
 
 /// Give the tasks of `v` SO units 0, 1, .. in turn, modulo `units`.

@@ -51,24 +51,43 @@ fn x4_every_unit_lints_clean() {
 
 #[test]
 fn x4_every_unit_cosimulates_under_icarus_and_verilator() {
+    use rayon::prelude::*;
     let iverilog = eda::tool_for_test("iverilog", "co-simulation under Icarus Verilog");
     let verilator = eda::tool_for_test("verilator", "co-simulation under Verilator");
-    for u in registry::units() {
+    // The units are independent runs (testbench, then each simulator in its own folder): one
+    // per core; every failure is reported, not only the first.
+    let cosim_unit = |u: &export::Unit| -> Result<(), String> {
         let trace =
-            (u.cosim_trace)().unwrap_or_else(|e| panic!("{}: testbench failed: {}", u.name, e));
-        assert!(trace.cycles.len() >= 100, "{}: too short a trace", u.name);
+            (u.cosim_trace)().map_err(|e| format!("{}: testbench failed: {}", u.name, e))?;
+        if trace.cycles.len() < 100 {
+            return Err(format!("{}: too short a trace", u.name));
+        }
         let verilog = (u.verilog)();
-        if let Some(iv) = &iverilog {
-            let r = cosim::run(Simulator::Icarus, iv, &verilog, u.name, &trace, u.name)
-                .unwrap_or_else(|e| panic!("{} under Icarus: {}", u.name, e));
-            assert_eq!(r.cycles, trace.cycles.len());
+        for (sim, tool) in [
+            (Simulator::Icarus, &iverilog),
+            (Simulator::Verilator, &verilator),
+        ] {
+            if let Some(tool) = tool {
+                let r = cosim::run(sim, tool, &verilog, u.name, &trace, u.name)
+                    .map_err(|e| format!("{} under {:?}: {}", u.name, sim, e))?;
+                if r.cycles != trace.cycles.len() {
+                    return Err(format!(
+                        "{} under {:?}: {} of {} cycles",
+                        u.name,
+                        sim,
+                        r.cycles,
+                        trace.cycles.len()
+                    ));
+                }
+            }
         }
-        if let Some(vl) = &verilator {
-            let r = cosim::run(Simulator::Verilator, vl, &verilog, u.name, &trace, u.name)
-                .unwrap_or_else(|e| panic!("{} under Verilator: {}", u.name, e));
-            assert_eq!(r.cycles, trace.cycles.len());
-        }
-    }
+        Ok(())
+    };
+    let failures: Vec<String> = registry::units()
+        .par_iter()
+        .filter_map(|u| cosim_unit(u).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -47,7 +47,11 @@
 //!
 //! Storage per entry: its primitive (`entry_prim`) and, beside the pointer to it (its list's
 //! head word, or its previous entry's next word), its epoch, so the walk knows whether an entry
-//! goes out in this round as it steps onto it (`cur_in_phase`, compared from registers).
+//! goes out in this round as it steps onto it (`cur_in_phase`). The epoch is compared with
+//! the round in the cycle after its word leaves the block RAM, into a register of its own
+//! (`next_in_phase`, `head_in_phase`), and `cur_in_phase` is loaded from that register in the
+//! entry's fetch cycle, so no compare or decision follows a block RAM's output directly (a walk
+//! step is two cycles either way: the timing above is unchanged).
 use super::item::*;
 use crate::widgets::block_ram::BlockRam;
 use rust_hdl::prelude::*;
@@ -174,6 +178,18 @@ pub struct TilingUnit {
     /// Whether the entry at `cursor` goes out in this round, compared when it became the
     /// walk's entry (from the epoch stored beside the pointer to it).
     cur_in_phase: DFF<Bit>,
+    /// The next entry's epoch (in `cur_next_word`) against `round`, registered every cycle:
+    /// as the walk steps on to that entry (`walk_stepped`), its fetch cycle loads
+    /// `cur_in_phase` from this register, so no compare follows the block RAM's output.
+    next_in_phase: DFF<Bit>,
+    walk_stepped: DFF<Bit>,
+    /// The same for a list's first entry: its epoch (in `head_raw`) against `round`, used
+    /// in the fetch cycle after the list is loaded (`head_loaded`).
+    head_in_phase: DFF<Bit>,
+    head_loaded: DFF<Bit>,
+    /// `round + 1 <= epochs`, registered every cycle (neither changes in the cycle before a
+    /// round ends): the next round sends barriers.
+    next_barrier_round: DFF<Bit>,
     next_link_bypass: DFF<Bit>,
     next_link_bypass_tail: DFF<Bits<ENTRY_BITS>>,
     group_last: Constant<Bits<5>>,
@@ -294,6 +310,11 @@ impl Default for TilingUnit {
             link_epoch: Default::default(),
             next_link_epoch: Default::default(),
             cur_in_phase: Default::default(),
+            next_in_phase: Default::default(),
+            walk_stepped: Default::default(),
+            head_in_phase: Default::default(),
+            head_loaded: Default::default(),
+            next_barrier_round: Default::default(),
             next_link_bypass: Default::default(),
             next_link_bypass_tail: Default::default(),
             group_last: Constant::new(bits::<5>(31)),
@@ -389,6 +410,11 @@ impl Logic for TilingUnit {
             link_epoch,
             next_link_epoch,
             cur_in_phase,
+            next_in_phase,
+            walk_stepped,
+            head_in_phase,
+            head_loaded,
+            next_barrier_round,
             next_link_bypass,
             next_link_bypass_tail
         );
@@ -533,6 +559,12 @@ impl Logic for TilingUnit {
         self.walk_mask.next = bits::<32>(1) << self.walk_tile.q.val().get_bits::<5>(0);
         self.walk_nonempty.next = self.walk_word.q.val().get_bit(0);
         self.entry_in_phase.next = self.cur_in_phase.q.val();
+        self.next_in_phase.d.next =
+            self.cur_next_word.q.val().get_bits::<8>(8) < self.round.q.val();
+        self.walk_stepped.d.next = false;
+        self.head_in_phase.d.next = self.head_raw.q.val().get_bits::<8>(8) < self.round.q.val();
+        self.head_loaded.d.next = false;
+        self.next_barrier_round.d.next = self.round_next.val() <= self.epochs.q.val();
         // Inside a state that emits, the emitted item is taken when the output register is
         // free or leaves this cycle.
         self.emit_taken.next = !self.out_valid_reg.q.val() | self.out_ready.val();
@@ -571,7 +603,7 @@ impl Logic for TilingUnit {
         if self.state.q.val() == self.st_tile_load.val() {
             self.cursor.d.next = self.head_raw.q.val().get_bits::<ENTRY_BITS>(0);
             self.cur_epoch.d.next = self.head_raw.q.val().get_bits::<8>(8);
-            self.cur_in_phase.d.next = self.head_raw.q.val().get_bits::<8>(8) < self.round.q.val();
+            self.head_loaded.d.next = true;
             self.walk_tail.d.next = self.tail_raw.q.val();
             self.at_walk_tail.d.next =
                 self.head_raw.q.val().get_bits::<ENTRY_BITS>(0) == self.tail_raw.q.val();
@@ -579,6 +611,12 @@ impl Logic for TilingUnit {
             self.state.d.next = self.st_walk_fetch.val();
         }
         if self.state.q.val() == self.st_walk_fetch.val() {
+            if self.walk_stepped.q.val() {
+                self.cur_in_phase.d.next = self.post_phase.q.val() | self.next_in_phase.q.val();
+            }
+            if self.head_loaded.q.val() {
+                self.cur_in_phase.d.next = self.head_in_phase.q.val();
+            }
             self.cur_prim.d.next = self.entry_prim.read_data.val();
             self.cur_next_word.d.next = self.entry_next.read_data.val();
             self.state.d.next = self.st_walk.val();
@@ -606,8 +644,7 @@ impl Logic for TilingUnit {
                     } else {
                         self.cursor.d.next = self.cur_next_word.q.val().get_bits::<ENTRY_BITS>(0);
                         self.cur_epoch.d.next = self.cur_next_word.q.val().get_bits::<8>(8);
-                        self.cur_in_phase.d.next = self.post_phase.q.val()
-                            | (self.cur_next_word.q.val().get_bits::<8>(8) < self.round.q.val());
+                        self.walk_stepped.d.next = true;
                         self.at_walk_tail.d.next =
                             self.cur_next_word.q.val().get_bits::<ENTRY_BITS>(0)
                                 == self.walk_tail.q.val();
@@ -664,7 +701,7 @@ impl Logic for TilingUnit {
                 self.at_last_tile.d.next = !self.last_tile.val().any();
                 self.round.d.next = self.round_next.val();
                 self.last_round.d.next = self.round_next.val() == self.rounds.val();
-                self.barrier_round.d.next = self.round_next.val() <= self.epochs.q.val();
+                self.barrier_round.d.next = self.next_barrier_round.q.val();
                 if self.last_round.q.val() {
                     self.state.d.next = self.st_flush_tail.val();
                 }
@@ -749,6 +786,8 @@ impl Logic for TilingUnit {
         if self.reset.val() {
             self.bin_last.d.next = self.bin_capacity.val() == bits::<9>(1);
             self.state.d.next = self.st_accept.val();
+            self.walk_stepped.d.next = false;
+            self.head_loaded.d.next = false;
             self.bin_count.d.next = bits::<9>(0);
             self.bin_count_plus1.d.next = bits::<9>(1);
             self.bin_count_plus2.d.next = bits::<9>(2);

@@ -344,8 +344,8 @@ fn tiling_unit_order() -> FormalCheck {
             why: "not inductive without invariants over the linked lists in the RAMs; 20 steps hold a whole flush of one tile with a tiled barrier between two primitives of T (reset to idle in 18 steps) and a two-tile flush's first round; each further step about doubles the time (40 s at 20)",
             mutant: Mutant {
                 what: "a list's first entry goes out in the round of the barrier that came before it",
-                find: r"cur_in_phase\$d = head_raw\$q\[8\+:8\] < round\$q;",
-                replace: "cur_in_phase$$d = head_raw$$q[8+:8] <= round$$q;",
+                find: r"head_in_phase\$d = head_raw\$q\[8\+:8\] < round\$q;",
+                replace: "head_in_phase$$d = head_raw$$q[8+:8] <= round$$q;",
             },
         }],
     }

@@ -387,18 +387,23 @@ fn cmd_formal(a: FormalArgs) -> Result<(), Failure> {
         .collect();
     let n: usize = chosen.iter().map(|c| c.properties.len()).sum();
     let pb = ppu_sim::progress::bar(chosen.len() as u64, "formal", progress_wanted());
-    let mut results = vec![];
-    for c in chosen {
-        pb.set_message(format!(
-            "{} {} ({} properties)",
-            c.unit,
-            c.variant,
-            c.properties.len()
-        ));
-        results.extend(formal::run_check(c).map_err(|e| fail(1, e))?);
-        pb.inc(1);
-    }
+    // Checks and their properties are independent runs: one per core (rayon), the results in
+    // the registry's order.
+    use rayon::prelude::*;
+    pb.set_message(format!("{} properties, one per core", n));
+    let per_check: Vec<Result<Vec<formal::FormalResult>, String>> = chosen
+        .par_iter()
+        .map(|c| {
+            let r = formal::run_check(c);
+            pb.inc(1);
+            r
+        })
+        .collect();
     pb.finish_and_clear();
+    let mut results = vec![];
+    for r in per_check {
+        results.extend(r.map_err(|e| fail(1, e))?);
+    }
     let report = a
         .report
         .unwrap_or_else(|| work_root().join("synth").join("FORMAL.md"));

@@ -218,9 +218,12 @@ pub fn run_check(check: &FormalCheck) -> Result<Vec<FormalResult>, String> {
         observe_vh,
         reset_first_vh,
     };
+    // The properties are independent runs (each its own scratch folder and solver processes):
+    // one per core, results in the check's order.
+    use rayon::prelude::*;
     check
         .properties
-        .iter()
+        .par_iter()
         .map(|p| run_property(check, &verilog, &props, p))
         .collect()
 }
@@ -834,7 +837,7 @@ they are proved too. bmc N: bounded model check to depth N (the reason for the d
 props file). prove (k=N; mutant bmc M): the same proof, the mutant's BMC to depth M. Each \
 property has a mutant (a one-place change of the exported Verilog that breaks it); the mutant is checked by BMC without the helper invariants and must fail with a \
 counterexample, a VCD under `target/formal/cex/` (open it in GTKWave). Seconds: the proof, \
-without the mutant.\n\n\
+without the mutant (wall clock; `ppu formal` runs the properties one per core).\n\n\
 | unit | parameters | property | claim | mode | result | seconds | mutant | mutant |\n\
 | --- | --- | --- | --- | --- | --- | ---: | --- | --- |\n";
 

@@ -291,10 +291,16 @@ fn instantiate_timed<B: Block>(
     let verilog = export(uut, top);
     let wrapper = wrapper(top, map);
     let hash = cache_key(&verilator, &[&verilog, &wrapper, SHIM])?;
-    let mut libs = loaded().lock().map_err(|e| e.to_string())?;
-    let lib = match libs.get(&hash) {
-        Some(l) => l.clone(),
+    let known = loaded()
+        .lock()
+        .map_err(|e| e.to_string())?
+        .get(&hash)
+        .cloned();
+    let lib = match known {
+        Some(l) => l,
         None => {
+            // Built without holding the lock, so threads build different models at once (a
+            // build lands by a rename, so two builds of one model leave one library).
             let dir = crate::work_root()
                 .join("target")
                 .join("verilator")
@@ -305,11 +311,14 @@ fn instantiate_timed<B: Block>(
                 build(&verilator, &dir, top, &verilog, &wrapper, map)?;
             }
             let l = Arc::new(Library::load(&so)?);
-            libs.insert(hash, l.clone());
-            l
+            loaded()
+                .lock()
+                .map_err(|e| e.to_string())?
+                .entry(hash)
+                .or_insert(l)
+                .clone()
         }
     };
-    drop(libs);
     let (win, wout) = map.widths();
     if lib.in_words != words_for(win) || lib.out_words != words_for(wout) {
         return Err(format!(
@@ -348,6 +357,54 @@ fn verilator_version(verilator: &Path) -> Result<String, String> {
 fn verilator_root(verilator: &Path) -> Result<PathBuf, String> {
     let out = eda::run_ok(Command::new(verilator).args(["--getenv", "VERILATOR_ROOT"]))?;
     Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+/// Verilator's runtime (`verilated.cpp`, `verilated_threads.cpp`), the same for every model:
+/// compiled once with the shim's compiler and flags (`cc`, before the shim's own defines and
+/// files) into `target/verilator/runtime-<hash>/` (hash of the Verilator version, the compiler
+/// and its flags) and linked into each model, instead of twice per model build (about ten
+/// seconds each time). Returns the two object files.
+fn runtime_objects(verilator: &Path, root: &Path, cc: &cc::Build) -> Result<Vec<PathBuf>, String> {
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let io = |e: std::io::Error| format!("Verilator runtime build: {}", e);
+    let compiler = cc
+        .try_get_compiler()
+        .map_err(|e| format!("C++ compiler for the Verilator runtime: {}", e))?;
+    let flags = format!("{:?} {:?}", compiler.path(), compiler.args());
+    let key = cache_key(verilator, &["runtime", &flags])?;
+    let dir = crate::work_root()
+        .join("target")
+        .join("verilator")
+        .join(format!("runtime-{}", key));
+    let names = ["verilated", "verilated_threads"];
+    let objects: Vec<PathBuf> = names.iter().map(|n| dir.join(format!("{}.o", n))).collect();
+    let _one_at_a_time = BUILDING.lock().map_err(|e| e.to_string())?;
+    if objects.iter().all(|o| o.is_file()) {
+        return Ok(objects);
+    }
+    let scratch = eda::scratch_dir("vbuild-runtime").map_err(io)?;
+    std::fs::create_dir_all(scratch.join("lib")).map_err(io)?;
+    for n in names {
+        let built = cc
+            .clone()
+            .out_dir(scratch.join(format!("cc-{}", n)))
+            .file(root.join("include").join(format!("{}.cpp", n)))
+            .try_compile_intermediates()
+            .map_err(|e| format!("compiling the Verilator runtime ({}.cpp): {}", n, e))?;
+        let [object] = built.as_slice() else {
+            return Err(format!("{}.cpp gave {} object files", n, built.len()));
+        };
+        std::fs::rename(object, scratch.join("lib").join(format!("{}.o", n))).map_err(io)?;
+    }
+    std::fs::create_dir_all(dir.parent().unwrap_or(&dir)).map_err(io)?;
+    if std::fs::rename(scratch.join("lib"), &dir).is_err() && !objects.iter().all(|o| o.is_file()) {
+        return Err(format!(
+            "could not move the Verilator runtime into {}",
+            dir.display()
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(objects)
 }
 
 /// Verilate and link into `dir/libppu_vtop.so` (through a scratch folder renamed into place).
@@ -389,8 +446,9 @@ fn build<B>(
     let root = verilator_root(verilator)?;
     let (win, wout) = map.widths();
     let target = env!("PPU_BUILD_TARGET");
-    let mut cc = cc::Build::new();
-    cc.cpp(true)
+    // The flags every object shares (Verilator's runtime, cached, and the shim).
+    let mut base = cc::Build::new();
+    base.cpp(true)
         .target(target)
         .host(target)
         .opt_level(2)
@@ -399,13 +457,9 @@ fn build<B>(
         .warnings(false)
         .cargo_metadata(false)
         .cargo_warnings(false)
-        .out_dir(scratch.join("cc"))
         .std("gnu++17")
-        .include(scratch.join("obj"))
         .include(root.join("include"))
-        .include(root.join("include").join("vltstd"))
-        .define("PPU_IN_WORDS", words_for(win).to_string().as_str())
-        .define("PPU_OUT_WORDS", words_for(wout).to_string().as_str());
+        .include(root.join("include").join("vltstd"));
     for d in [
         "VM_COVERAGE",
         "VM_SC",
@@ -413,11 +467,15 @@ fn build<B>(
         "VM_TRACE_FST",
         "VM_TRACE_VCD",
     ] {
-        cc.define(d, "0");
+        base.define(d, "0");
     }
-    cc.file(scratch.join("shim.cpp"))
-        .file(root.join("include").join("verilated.cpp"))
-        .file(root.join("include").join("verilated_threads.cpp"));
+    let runtime = runtime_objects(verilator, &root, &base)?;
+    let mut cc = base;
+    cc.out_dir(scratch.join("cc"))
+        .include(scratch.join("obj"))
+        .define("PPU_IN_WORDS", words_for(win).to_string().as_str())
+        .define("PPU_OUT_WORDS", words_for(wout).to_string().as_str());
+    cc.file(scratch.join("shim.cpp"));
     let objects = cc
         .try_compile_intermediates()
         .map_err(|e| format!("compiling the Verilator shim: {}", e))?;
@@ -426,7 +484,11 @@ fn build<B>(
         .map_err(|e| format!("C++ compiler for the Verilator shim: {}", e))?;
     let so = scratch.join("libppu_vtop.so");
     let mut link = compiler.to_command();
-    link.arg("-shared").arg("-o").arg(&so).args(&objects);
+    link.arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .args(&objects)
+        .args(&runtime);
     link.arg(scratch.join("obj").join("Vppu_vtop__ALL.a"));
     link.arg("-lpthread");
     eda::run_ok(&mut link)?;
