@@ -341,7 +341,7 @@ fn tiling_unit_order() -> FormalCheck {
             name: "TILE_ORDER",
             claim: "per cache tile T the unit sends T's primitive entries and every tiled barrier (with tile T) in input order, each once and unchanged, nothing it did not take, and all of them by the time it is idle (BR-4, the unit's flush order)",
             mode: Mode::Bmc { depth: 20 },
-            why: "not inductive without invariants over the linked lists in the RAMs; 20 steps hold a whole flush of one tile with a tiled barrier between two primitives of T (reset to idle in 18 steps) and a two-tile flush's first round; each further step about doubles the time (40 s at 20)",
+            why: "not inductive without invariants over the linked lists in the RAMs; 20 steps hold a whole flush of one tile with a tiled barrier between two primitives of T (reset to idle in 18 steps) and a two-tile flush's first round; each further step about doubles the time (about 2 minutes at 20 with the walk's registered compares, 40 s before them)",
             mutant: Mutant {
                 what: "a list's first entry goes out in the round of the barrier that came before it",
                 find: r"head_in_phase\$d = head_raw\$q\[8\+:8\] < round\$q;",

@@ -853,7 +853,8 @@ words (`bin_capacity` at most 4, so the cut is exact), which hold a whole flush 
 barrier between two primitives of the tracked tile, from the reset to the unit idle again (18 steps), \
 and a two-tile flush's first round (the whole takes 21). The order lives in the linked lists in the RAMs, \
 with no invariants over them yet; with the full 256-word RAMs ABC's BMC reaches 17 steps in 5 minutes, \
-cut it doubles its time per step (40 s at 20).\n";
+cut it doubles its time per step (about 2 minutes at 20 on a 2-core machine with the walk's registered \
+compares, 40 s before them).\n";
 
 /// Replace the rows of the units in `results` in `old` (a report) by the new ones, keeping the
 /// other units' rows; rows in the order of `order` (unit names).
