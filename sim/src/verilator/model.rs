@@ -396,15 +396,21 @@ fn runtime_objects(verilator: &Path, root: &Path, cc: &cc::Build) -> Result<Vec<
         };
         std::fs::rename(object, scratch.join("lib").join(format!("{}.o", n))).map_err(io)?;
     }
-    std::fs::create_dir_all(dir.parent().unwrap_or(&dir)).map_err(io)?;
-    if std::fs::rename(scratch.join("lib"), &dir).is_err() && !objects.iter().all(|o| o.is_file()) {
-        return Err(format!(
-            "could not move the Verilator runtime into {}",
-            dir.display()
-        ));
-    }
-    let _ = std::fs::remove_dir_all(&scratch);
+    land(&scratch, &dir, &objects, "the Verilator runtime")?;
     Ok(objects)
+}
+
+/// Move the finished build in `scratch/lib` to the cache folder `dir` by one rename, so a
+/// stopped run never leaves half a build there; another thread or process that landed the same
+/// build first (every file of `products` is in `dir`) is as good. Then remove `scratch`.
+fn land(scratch: &Path, dir: &Path, products: &[PathBuf], what: &str) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
+    std::fs::create_dir_all(dir.parent().unwrap_or(dir)).map_err(io)?;
+    if std::fs::rename(scratch.join("lib"), dir).is_err() && !products.iter().all(|p| p.is_file()) {
+        return Err(format!("could not move {} into {}", what, dir.display()));
+    }
+    let _ = std::fs::remove_dir_all(scratch);
+    Ok(())
 }
 
 /// Verilate and link into `dir/libppu_vtop.so` (through a scratch folder renamed into place).
@@ -492,15 +498,10 @@ fn build<B>(
     link.arg(scratch.join("obj").join("Vppu_vtop__ALL.a"));
     link.arg("-lpthread");
     eda::run_ok(&mut link)?;
-    std::fs::create_dir_all(dir.parent().unwrap_or(dir)).map_err(io)?;
     std::fs::create_dir_all(scratch.join("lib")).map_err(io)?;
     std::fs::rename(&so, scratch.join("lib").join("libppu_vtop.so")).map_err(io)?;
     for f in ["ppu_vtop.v", "shim.cpp"] {
         std::fs::copy(scratch.join(f), scratch.join("lib").join(f)).map_err(io)?;
     }
-    if std::fs::rename(scratch.join("lib"), dir).is_err() && !dir.join("libppu_vtop.so").is_file() {
-        return Err(format!("could not move the model into {}", dir.display()));
-    }
-    let _ = std::fs::remove_dir_all(&scratch);
-    Ok(())
+    land(&scratch, dir, &[dir.join("libppu_vtop.so")], "the model")
 }
