@@ -1,11 +1,15 @@
 //! VCD recording through the `vcd` crate (SPEC X-3): real signal names and widths, one scope per
 //! sub-block (rust-hdl's block tree), timescale 1 ns, strictly increasing timestamps, a value
-//! written only when it changes.
+//! written only when it changes. The file is written as `<name>.part` beside its path and
+//! renamed into place when the recording ends, so a VCD on disk is always whole (a GTKWave
+//! reload, or a checker reading the folder while another simulation writes, never sees half of
+//! one); a recording cut short (dropped without [`VcdRecorder::finish`], e.g. by a panic) is
+//! still moved into place with what it has.
 use rust_hdl::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// The VCD file, shared so that it can be flushed (`vcd::Writer` does not give it back).
@@ -36,6 +40,11 @@ pub struct VcdRecorder {
     last: Vec<Option<VCDValue>>,
     last_time: Option<u64>,
     error: Option<io::Error>,
+    /// The file being written (`path` with `.part` added) and where it goes when done.
+    part: PathBuf,
+    path: PathBuf,
+    /// Moved into place already.
+    landed: bool,
 }
 
 struct Header<'a> {
@@ -156,7 +165,10 @@ impl VcdRecorder {
                 std::fs::create_dir_all(dir)?;
             }
         }
-        let file = SharedFile(Rc::new(RefCell::new(BufWriter::new(File::create(path)?))));
+        let mut part = path.as_os_str().to_owned();
+        part.push(".part");
+        let part = PathBuf::from(part);
+        let file = SharedFile(Rc::new(RefCell::new(BufWriter::new(File::create(&part)?))));
         let mut writer = vcd::Writer::new(file.clone());
         writer.version(concat!("ppu-rtl ", env!("CARGO_PKG_VERSION")))?;
         writer.timescale(1, vcd::TimescaleUnit::NS)?;
@@ -180,6 +192,9 @@ impl VcdRecorder {
             last: vec![None; n],
             last_time: None,
             error: None,
+            part,
+            path: path.to_path_buf(),
+            landed: false,
         })
     }
 
@@ -222,6 +237,69 @@ impl VcdRecorder {
         if self.last_time.map(|l| t_end > l).unwrap_or(true) {
             self.writer.timestamp(t_end)?;
         }
-        self.file.flush()
+        self.land()
+    }
+
+    /// Flush and move the `.part` file into place (once).
+    fn land(&mut self) -> io::Result<()> {
+        if self.landed {
+            return Ok(());
+        }
+        self.landed = true;
+        self.file.flush()?;
+        std::fs::rename(&self.part, &self.path)
+    }
+}
+
+impl Drop for VcdRecorder {
+    fn drop(&mut self) {
+        let _ = self.land();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recording(dir: &Path) -> (PathBuf, PathBuf, DFF<Bits<4>>) {
+        let _ = std::fs::remove_dir_all(dir);
+        let path = dir.join("dff.vcd");
+        let part = dir.join("dff.vcd.part");
+        let mut dff = DFF::<Bits<4>>::default();
+        dff.connect_all();
+        (path, part, dff)
+    }
+
+    /// a VCD appears whole or not at all: `.part` while recording, renamed by `finish`.
+    #[test]
+    fn x3_a_vcd_is_written_beside_its_path_and_moved_into_place_when_finished() {
+        let dir = crate::work_root().join("target").join("vcd-writer-finish");
+        let (path, part, mut dff) = recording(&dir);
+        let mut rec = VcdRecorder::create(&path, "dff", &dff).unwrap();
+        for t in 0..4u64 {
+            dff.d.next = bits::<4>(t);
+            rec.sample(t * 10, &dff);
+        }
+        assert!(
+            part.is_file() && !path.exists(),
+            "the path exists while recording"
+        );
+        rec.finish(40).unwrap();
+        assert!(path.is_file() && !part.exists());
+        let s = crate::vcd::checker::check_vcd(&path).unwrap();
+        assert!(s.vars.iter().any(|(p, w)| p == "dff.d" && *w == 4));
+    }
+
+    /// A recording dropped without `finish` (a panic, an error) still lands what it has.
+    #[test]
+    fn x3_a_recording_cut_short_is_moved_into_place_with_what_it_has() {
+        let dir = crate::work_root().join("target").join("vcd-writer-drop");
+        let (path, part, dff) = recording(&dir);
+        let mut rec = VcdRecorder::create(&path, "dff", &dff).unwrap();
+        rec.sample(0, &dff);
+        drop(rec);
+        assert!(path.is_file() && !part.exists());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("$enddefinitions"), "{}", text);
     }
 }
