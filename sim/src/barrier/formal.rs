@@ -35,19 +35,19 @@ fn counter_verilog<const P: usize, const S: usize>(cut: bool) -> String {
 }
 
 /// `BarrierCounter` for `P` pipelines (2, and 4, the exported count), both on ABC (on cvc5's
-/// bit-blaster the induction steps took 15 to 60 s at 2, and at 4 the BMC of the unit over a
-/// minute to depth 10, EARLY and ONCE with their mutants about 4 minutes; ABC proves each
-/// property at either count with its mutant in a few seconds), tile T any cache tile. k = 2: the helper invariants (the RTL's count of T and
-/// the non-tiled count plus the tokens in the input, read and count stages equal the props'
-/// counts; the count stage's bypass selects; every count register below PIPES; the arbiter's
-/// choice one-hot and naming `token_source`) close the induction at once. The arbiter's choice
-/// (`grant`, a local of the `RrArbiter` sub-block, no port of it) is observed as
-/// `arbiter.grant`: the runner flattens the formal copy before exposing it, so the exported
-/// Verilog keeps its ports (without that invariant k = 4 fails, and a BMC to depth 8 took about
-/// 9 minutes). The mutants' BMC runs to P + 6: a reset (step 0), the cut sweep (step 1),
-/// P tokens of one tile taken in steps 2..P+1 and the release of the last at step P+5 (t+4),
-/// so each mutant reaches a release that comes early, late or never.
-fn barrier_counter<const P: usize, const S: usize>(solver: Solver) -> FormalCheck {
+/// bit-blaster the induction steps took 15 to 60 s at 2, and at 4 the BMC of the unit over a minute
+/// to depth 10, EARLY and ONCE with their mutants about 4 minutes; ABC proves each property at
+/// either count with its mutant in a few seconds), tile T any cache tile. k = 2: the helper
+/// invariants (the RTL's count of T and the non-tiled count plus the tokens in the input, read and
+/// count stages equal the props' counts; the count stage's bypass selects; every count register
+/// below PIPES; the arbiter's choice one-hot and naming `token_source`) close the induction at
+/// once. The arbiter's choice (`grant`, a local of the `RrArbiter` sub-block, no port of it) is
+/// observed as `arbiter.grant`: the runner flattens the formal copy before exposing it, so the
+/// exported Verilog keeps its ports (without that invariant k = 4 fails, and a BMC to depth 8 took
+/// about 9 minutes). The mutants' BMC runs to P + 6: a reset (step 0), the cut sweep (step 1), P
+/// tokens of one tile taken in steps 2..P+1 and the release of the last at step P+5 (t+4), so each
+/// mutant reaches a release that comes early, late or never.
+fn barrier_counter<const P: usize, const S: usize>() -> FormalCheck {
     let prove = Mode::ProveMutantDeeper {
         k: 2,
         mutant_depth: P as u32 + 6,
@@ -87,7 +87,7 @@ fn barrier_counter<const P: usize, const S: usize>(solver: Solver) -> FormalChec
         verilog: Box::new(|| counter_verilog::<P, S>(true)),
         defines: defines(P),
         flatten: true,
-        solver,
+        solver: Solver::Abc,
         properties: vec![
             Property {
                 name: "EARLY",
@@ -121,7 +121,7 @@ fn barrier_counter<const P: usize, const S: usize>(solver: Solver) -> FormalChec
 /// The clear sweep on the unit as exported (256 tiles, 4 pipelines, on ABC). k = 2: the helper invariant ties the
 /// tracked tile's "written 0" to the sweep's position, so the induction closes at once; the
 /// mutant takes a token in the first cycle of the sweep.
-fn barrier_counter_sweep<const P: usize, const S: usize>(solver: Solver) -> FormalCheck {
+fn barrier_counter_sweep<const P: usize, const S: usize>() -> FormalCheck {
     FormalCheck {
         unit: "barrier_counter",
         props: "barrier_counter",
@@ -129,7 +129,7 @@ fn barrier_counter_sweep<const P: usize, const S: usize>(solver: Solver) -> Form
         verilog: Box::new(|| counter_verilog::<P, S>(false)),
         defines: defines(P),
         flatten: true,
-        solver,
+        solver: Solver::Abc,
         properties: vec![Property {
             name: "SWEEP",
             claim: "after a reset no token is taken and ready stays low until every cache tile's count has been written 0 (256 cycles); ready then stays high until the next reset (BR-5)",
@@ -217,9 +217,9 @@ fn defines(p: usize) -> Vec<(String, String)> {
 /// The barrier mechanism's formal checks.
 pub fn checks() -> Vec<FormalCheck> {
     vec![
-        barrier_counter::<2, 1>(Solver::Abc),
-        barrier_counter::<4, 2>(Solver::Abc),
-        barrier_counter_sweep::<4, 2>(Solver::Abc),
+        barrier_counter::<2, 1>(),
+        barrier_counter::<4, 2>(),
+        barrier_counter_sweep::<4, 2>(),
         prop(),
         tiling_unit(),
         tiling_unit_order(),
