@@ -116,7 +116,8 @@ module prop_props(
 
 `ifndef MUTANT
     // Helper invariants (k = 2; NO_EARLY's flag copies under P_NO_EARLY). Every cached copy of a
-    // flag is the flag: the staged item's
+    // flag is the flag (read as `flags[T]`, under the copy's tile being T: one 256-way select
+    // shared by all, not one per copy): the staged item's
     // (`stage_flag`, with this cycle's release and flag write as `stage_relhit` and
     // `stage_pendhit`), each hold slot's (`hold_blocked`, `slot_*hit`) and each arrival slot's
     // (its flag byte is last cycle's, corrected by `arr_prev_*hit`), for items of T (a release
@@ -171,9 +172,9 @@ module prop_props(
             if (hv[gi]) assert(hn[gi] == (hk[2*gi +: 2] == KIND_NONTILED));
 `ifdef P_NO_EARLY
             if (hv[gi] && ht[8*gi +: 8] == T) begin
-                assert(hb[gi] == flags[ht[8*gi +: 8]]);
-                assert(hrel[gi] == relp(ht[8*gi +: 8]));
-                assert(hpend[gi] == pend(ht[8*gi +: 8]));
+                assert(hb[gi] == flags[T]);
+                assert(hrel[gi] == relp(T));
+                assert(hpend[gi] == pend(T));
             end
 `endif
         end
@@ -189,10 +190,10 @@ module prop_props(
             if (av) assert(obs_arr_stage_tile_q_all[gi] == (at == obs_stage_tile_q));
 `ifdef P_NO_EARLY
             if (av && at == T) begin
-                assert(flags[at] == ((ab[at[2:0]] && !obs_arr_prev_relhit_q_all[gi])
+                assert(flags[T] == ((ab[T[2:0]] && !obs_arr_prev_relhit_q_all[gi])
                     || obs_arr_prev_pendhit_q_all[gi]));
-                assert(obs_arr_relhit_q_all[gi] == relp(at));
-                assert(obs_arr_pendhit_q_all[gi] == pend(at));
+                assert(obs_arr_relhit_q_all[gi] == relp(T));
+                assert(obs_arr_pendhit_q_all[gi] == pend(T));
             end
 `endif
         end
@@ -222,9 +223,9 @@ module prop_props(
         assert(obs_stage_valid_q == (obs_stage_free_q || obs_stage_stop_q));
 `ifdef P_NO_EARLY
         if (obs_stage_valid_q && obs_stage_tile_q == T) begin
-            assert(obs_stage_flag_q == flags[obs_stage_tile_q]);
-            assert(obs_stage_relhit_q == relp(obs_stage_tile_q));
-            assert(obs_stage_pendhit_q == pend(obs_stage_tile_q));
+            assert(obs_stage_flag_q == flags[T]);
+            assert(obs_stage_relhit_q == relp(T));
+            assert(obs_stage_pendhit_q == pend(T));
         end
 `endif
         if (obs_stage_valid_q && obs_stage_free_q)
