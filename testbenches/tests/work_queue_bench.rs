@@ -4,7 +4,7 @@
 //! chains of K levels. Every GPU-created run's trace passed the golden check (WQ-8) inside
 //! `measure`.
 use ppu_sim::bench::BenchOptions;
-use ppu_sim::work_queue::bench::{self, run, Point, BUS_LATENCIES, REFERENCE_BUS};
+use ppu_sim::work_queue::bench::{self, Point, BUS_LATENCIES, REFERENCE_BUS};
 use std::sync::OnceLock;
 
 /// The quick points, measured once for every test of this file.
@@ -81,13 +81,14 @@ fn wq11_without_bus_latency_levels_that_cannot_overlap_gain_nothing() {
 #[test]
 fn wq11_bench_writes_table_and_plot() {
     let dir = std::env::temp_dir().join(format!("ppu-wq-bench-{}", std::process::id()));
-    let r = run(&BenchOptions {
+    let opts = BenchOptions {
         quick: true,
         progress: false,
         out_dir: dir.clone(),
         engine: Default::default(),
-    })
-    .unwrap();
+    };
+    // The report of the quick points the other tests use (`run` is measure + this).
+    let r = bench::report(&opts, quick_points()).unwrap();
     assert!(r
         .markdown
         .contains("## What the baseline models and what it leaves out"));

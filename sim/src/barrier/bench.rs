@@ -309,8 +309,14 @@ pub fn quick_points() -> Result<Vec<Point>, RunError> {
 /// `ppu bench barrier`.
 pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     let points = measure_all(&setups(opts.quick), opts.progress)?;
-    let mut md = markdown(&points);
-    let files = write_files(opts, &points, &mut md)?;
+    report(opts, &points)
+}
+
+/// The report of measured `points` (`run`'s second half: the tables, the plot, the files in
+/// `opts.out_dir`), for a caller that already has them (the tests share one quick run).
+pub fn report(opts: &BenchOptions, points: &[Point]) -> Result<BenchReport, RunError> {
+    let mut md = markdown(points);
+    let files = write_files(opts, points, &mut md)?;
     Ok(BenchReport {
         markdown: md,
         files,
