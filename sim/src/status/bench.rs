@@ -259,7 +259,17 @@ pub fn run(opts: &BenchOptions) -> Result<BenchReport, RunError> {
     } else {
         vec![4, 8, 16, 32]
     };
-    let (rows, mut lat) = compare(&sizes, opts.quick, opts.progress)?;
+    report(opts, compare(&sizes, opts.quick, opts.progress)?)
+}
+
+/// `run`'s part after the halt/drain comparison (`compared`: [`compare`]'s rows and halt
+/// latencies, at `run`'s sizes): the cost sweep, the random workloads, the report and its
+/// files. For a caller that has the comparison already (the tests).
+pub fn report(
+    opts: &BenchOptions,
+    compared: (Vec<Row>, Vec<u64>),
+) -> Result<BenchReport, RunError> {
+    let (rows, mut lat) = compared;
     let sweep_sizes: Vec<usize> = if opts.quick { vec![4] } else { vec![8, 32] };
     let sweep = cost_sweep(&sweep_sizes, opts.quick, opts.progress)?;
     let randoms = if opts.quick { 3 } else { 24 };
