@@ -8,8 +8,9 @@
 use crate::eda;
 use crate::harness::PortTrace;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 /// Which simulator runs the Verilog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,30 +181,133 @@ pub fn run(
             String::from_utf8_lossy(&out.stdout).into_owned()
         }
         Simulator::Verilator => {
-            eda::run_ok(Command::new(tool).current_dir(&dir).args([
-                "--binary",
-                "--timing",
-                "-Wno-fatal",
-                "-Wno-lint",
-                "-Wno-style",
-                "--top-module",
-                "cosim_tb",
-                // Verilator's own optimizations stay on: they inline the one-module-per-register
-                // hierarchy rust-hdl writes (with -O0 a cluster makes thousands of C++ files, more
-                // than one shell command line can name); the C++ is compiled without optimization.
-                "-CFLAGS",
-                "-O0",
-                "--Mdir",
-                "obj",
-                "tb.v",
-                "dut.v",
-            ]))?;
-            let out =
-                eda::run_ok(Command::new(dir.join("obj").join("Vcosim_tb")).current_dir(&dir))?;
+            let runtime = verilator_runtime(tool)?;
+            verilate(tool, &dir)?;
+            let obj = dir.join("obj");
+            for object in &runtime {
+                let name = object.file_name().unwrap_or_default();
+                std::fs::copy(object, obj.join(name))
+                    .map_err(|e| format!("{}: {}", object.display(), e))?;
+            }
+            eda::run_ok(
+                Command::new("make")
+                    .current_dir(&obj)
+                    .args(["-s", "-f", "Vcosim_tb.mk"]),
+            )?;
+            let out = eda::run_ok(Command::new(obj.join("Vcosim_tb")).current_dir(&dir))?;
             String::from_utf8_lossy(&out.stdout).into_owned()
         }
     };
     let report = compare(trace, &stdout)?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(report)
+}
+
+/// Verilator's options for a co-simulation testbench (`tb.v` instantiating `dut.v`): the C++ of
+/// `--binary` (`--main --exe --timing`) without building it, so the runtime objects can be put
+/// in place first.
+const VERILATOR_ARGS: &[&str] = &[
+    "--cc",
+    "--exe",
+    "--main",
+    "--timing",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--top-module",
+    "cosim_tb",
+    // Verilator's own optimizations stay on: they inline the one-module-per-register hierarchy
+    // rust-hdl writes (with -O0 a cluster makes thousands of C++ files, more than one shell
+    // command line can name); the C++ is compiled without optimization.
+    "-CFLAGS",
+    "-O0",
+    "--Mdir",
+    "obj",
+    "tb.v",
+    "dut.v",
+];
+
+/// Verilate `dir/tb.v` and `dir/dut.v` into `dir/obj` (C++ and makefile, nothing compiled).
+fn verilate(tool: &Path, dir: &Path) -> Result<(), String> {
+    eda::run_ok(Command::new(tool).current_dir(dir).args(VERILATOR_ARGS)).map(|_| ())
+}
+
+/// Verilator's runtime objects for co-simulation (`verilated.o`, `verilated_timing.o`,
+/// `verilated_threads.o`): the same for every testbench built with [`VERILATOR_ARGS`], so they
+/// are compiled once, by building a one-register testbench, and kept in
+/// `target/verilator/cosim-runtime-<hash>/` (hash of the Verilator version, the options and the
+/// `CXX` in the environment). Each co-simulation copies them into its `obj/` before `make`,
+/// which then compiles only the testbench's own C++: about 10 of the 12 CPU-seconds a unit's
+/// Verilator build took.
+fn verilator_runtime(tool: &Path) -> Result<Vec<PathBuf>, String> {
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let cxx = std::env::var("CXX").unwrap_or_default();
+    let key = crate::verilator::model::cache_key(
+        tool,
+        &["cosim-runtime", &VERILATOR_ARGS.join(" "), &cxx],
+    )?;
+    let cache = crate::work_root()
+        .join("target")
+        .join("verilator")
+        .join(format!("cosim-runtime-{}", key));
+    let _one_at_a_time = BUILDING.lock().map_err(|e| e.to_string())?;
+    let cached = |dir: &Path| -> Vec<PathBuf> {
+        let mut objects: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "o"))
+            .collect();
+        objects.sort();
+        objects
+    };
+    let objects = cached(&cache);
+    if !objects.is_empty() {
+        return Ok(objects);
+    }
+    let io = |e: std::io::Error| format!("Verilator co-simulation runtime: {}", e);
+    let scratch = eda::scratch_dir("cosim-runtime").map_err(io)?;
+    std::fs::write(
+        scratch.join("tb.v"),
+        "`timescale 1ns/1ps\nmodule cosim_tb;\n  reg clock = 1'b0;\n  wire q;\n  \
+         dut dut(.clock(clock), .q(q));\n  initial begin\n    #5 clock = 1'b1;\n    \
+         $display(\"DONE %b\", q);\n    $finish;\n  end\nendmodule\n",
+    )
+    .map_err(io)?;
+    std::fs::write(
+        scratch.join("dut.v"),
+        "module dut(input clock, output reg q);\n  \
+         always @(posedge clock) q <= 1'b1;\nendmodule\n",
+    )
+    .map_err(io)?;
+    verilate(tool, &scratch)?;
+    let obj = scratch.join("obj");
+    eda::run_ok(Command::new("make").current_dir(&obj).args([
+        "-s",
+        "-j",
+        "2",
+        "-f",
+        "Vcosim_tb.mk",
+    ]))?;
+    let lib = scratch.join("lib");
+    std::fs::create_dir_all(&lib).map_err(io)?;
+    for object in cached(&obj) {
+        let name = object.file_name().unwrap_or_default().to_owned();
+        if name.to_string_lossy().starts_with("verilated") {
+            std::fs::rename(&object, lib.join(name)).map_err(io)?;
+        }
+    }
+    if cached(&lib).is_empty() {
+        return Err("building Verilator's runtime for co-simulation gave no object file".into());
+    }
+    std::fs::create_dir_all(cache.parent().unwrap_or(&cache)).map_err(io)?;
+    if std::fs::rename(&lib, &cache).is_err() && cached(&cache).is_empty() {
+        return Err(format!(
+            "could not move the co-simulation runtime into {}",
+            cache.display()
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(cached(&cache))
 }
