@@ -595,12 +595,19 @@ fn build_model(
         // mapping (flat, memories as registers: the map file's names are its wires), written
         // here as `replay.il` (`replay.ys` reads it; `sim_replay` adds the `sim`), so a replay
         // does not elaborate the design again (ssync's took 4.4 s of which `sim` is a fraction).
+        // Every free value (`$anyseq`: an abstracted RAM's read, an undriven wire) becomes a
+        // named input of the top module first (`ppu_free_<n>`), so the witness names it and
+        // `sim` drives it from there: Yosys 0.23's `sim` leaves an `$anyseq` cell's value
+        // undriven, and the replay then had to go through `yosys-smtbmc` (ssync's SSOBO mutant:
+        // 60 s instead of 0.2).
         script += &format!(
             "{}memory_map\nopt -fast\nsetundef -undriven -anyseq\nopt_clean\n\
+             rename -enumerate -pattern ppu_free_% {free}\nexpose -input {free}\nopt_clean\n\
              write_rtlil replay.il\ntechmap\n\
              dffunmap\nabc -g AND -fast\nopt_clean\n\
              write_aiger -zinit -no-startoffset -map model.aim model.aig\n",
-            if check.flatten { "" } else { "flatten\n" }
+            if check.flatten { "" } else { "flatten\n" },
+            free = "t:$anyseq %co1:+[Y] t:$anyseq %d",
         );
         std::fs::write(dir.join("replay.ys"), "read_rtlil replay.il\n").map_err(io)?;
     }
