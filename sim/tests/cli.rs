@@ -419,3 +419,31 @@ fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
     assert!(runs > 100, "{} runs", runs);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `ppu bench NAME --out DIR` writes its result page into DIR and leaves the README, which
+/// quotes the pages in docs/results, as it was (a run into a scratch folder once replaced the
+/// README's tables with its own figures).
+#[test]
+fn x6_bench_into_another_folder_leaves_the_readme_alone() {
+    let readme = ppu_sim::repo_root().join("README.md");
+    let before = std::fs::read(&readme).unwrap();
+    let out_dir = ppu_sim::repo_root()
+        .join("target")
+        .join("cli-tests")
+        .join("bench-out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let (code, out, err) = ppu(&[
+        "bench",
+        "primitive-attributes",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{}", err);
+    assert!(!out.contains("updated the README"), "{}", out);
+    let page = std::fs::read_to_string(out_dir.join("primitive-attributes.md")).unwrap();
+    assert!(page.contains("| topology |"), "{}", page);
+    assert!(
+        std::fs::read(&readme).unwrap() == before,
+        "the README changed"
+    );
+}

@@ -283,9 +283,12 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
     if let Some(o) = a.out {
         opts.out_dir = o;
     }
+    // The README quotes the result pages in docs/results: a run writing elsewhere (`--out`)
+    // leaves it alone.
+    let default_out = opts.out_dir == BenchOptions::default().out_dir;
     let report = ppu_sim::verilator::with_engine(opts.engine, || (b.run)(&opts))?;
     println!("{}", report.markdown);
-    if !opts.quick {
+    if !opts.quick && default_out {
         let key = format!("results/{}", b.name);
         if bench::update_readme(&key, &bench::quotable(&report.markdown))
             .map_err(|e| fail(1, format!("README.md: {}", e)))?

@@ -529,7 +529,9 @@ pub fn engine_speed(
     let mut trace = TraceWriter::create(None)?;
     let (s0, _) = crate::verilator::model::setup_totals();
     let t0 = std::time::Instant::now();
-    let r = run_plan(&p, &mut trace, None)?;
+    // Scoped, so that `ppu bench stream-out --engine verilator` (which scopes the Verilator
+    // engine around the whole bench) still times the harness row on the harness.
+    let r = crate::verilator::with_engine(engine, || run_plan(&p, &mut trace, None))?;
     let wall = t0.elapsed().as_secs_f64();
     let setup = crate::verilator::model::setup_totals().0 - s0;
     Ok(EngineSpeed {
