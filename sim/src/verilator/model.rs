@@ -290,7 +290,7 @@ fn instantiate_timed<B: Block>(
     let verilator = verilator_path()?;
     let verilog = export(uut, top);
     let wrapper = wrapper(top, map);
-    let hash = cache_key(&verilator, &[&verilog, &wrapper, SHIM])?;
+    let hash = cache_key(&verilator, &[&verilog, &wrapper, SHIM, MODEL_CFLAGS])?;
     let known = loaded()
         .lock()
         .map_err(|e| e.to_string())?
@@ -413,6 +413,9 @@ fn land(scratch: &Path, dir: &Path, products: &[PathBuf], what: &str) -> Result<
     Ok(())
 }
 
+/// The C++ compiler's options for a model's own code (Verilator's generated C++).
+const MODEL_CFLAGS: &str = "-O2 -fPIC";
+
 /// Verilate and link into `dir/libppu_vtop.so` (through a scratch folder renamed into place).
 fn build<B>(
     verilator: &Path,
@@ -443,7 +446,7 @@ fn build<B>(
         "--top-module",
         "ppu_vtop",
         "-CFLAGS",
-        "-O2 -fPIC",
+        MODEL_CFLAGS,
         "--Mdir",
         "obj",
         "ppu_vtop.v",
