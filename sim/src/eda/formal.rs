@@ -87,7 +87,7 @@ pub enum Solver {
     /// state, k = 2 in about 30 s; `batch_id_gen` IN_FLIGHT at window 16, k = 3) and finds deep
     /// counterexamples in a second (the window-16 mutant at step 18). A counterexample is
     /// replayed by Yosys `sim` (`-r witness.aiw -map model.aim`) on the design into the VCD (by
-    /// `yosys-smtbmc --aig` with cvc5 where `sim` cannot: a free `$anyseq` value).
+    /// `yosys-smtbmc --aig` with cvc5 where `sim` cannot).
     Abc,
 }
 
@@ -717,9 +717,9 @@ fn abc_bmc(dir: &Path, depth: u32, vcd: Option<&Path>) -> Result<Smt, String> {
 
 /// ABC's witness (`witness.aiw`) replayed by Yosys `sim` on the design before gate mapping
 /// (`replay.ys`) into `vcd`: the step of the first failing assertion, or `None` when the replay
-/// does not show one with every assumption holding before it (a free value the map file does
-/// not name, such as an abstracted RAM's `$anyseq` read, is not driven by the witness in
-/// Yosys 0.23's `sim`).
+/// does not show one with every assumption holding before it (Yosys 0.23's `sim` does not
+/// drive an `$anyseq` cell from the witness; the model build makes every one a named input so
+/// that this does not happen).
 fn sim_replay(dir: &Path, vcd: &Path) -> Result<Option<u32>, String> {
     let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
     let script = read_text(&dir.join("replay.ys"))?;
