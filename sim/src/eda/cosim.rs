@@ -298,16 +298,13 @@ fn verilator_runtime(tool: &Path) -> Result<Vec<PathBuf>, String> {
             std::fs::rename(&object, lib.join(name)).map_err(io)?;
         }
     }
-    if cached(&lib).is_empty() {
+    let products: Vec<PathBuf> = cached(&lib)
+        .iter()
+        .filter_map(|o| o.file_name().map(|n| cache.join(n)))
+        .collect();
+    if products.is_empty() {
         return Err("building Verilator's runtime for co-simulation gave no object file".into());
     }
-    std::fs::create_dir_all(cache.parent().unwrap_or(&cache)).map_err(io)?;
-    if std::fs::rename(&lib, &cache).is_err() && cached(&cache).is_empty() {
-        return Err(format!(
-            "could not move the co-simulation runtime into {}",
-            cache.display()
-        ));
-    }
-    let _ = std::fs::remove_dir_all(&scratch);
-    Ok(cached(&cache))
+    crate::verilator::model::land(&scratch, &cache, &products, "the co-simulation runtime")?;
+    Ok(products)
 }

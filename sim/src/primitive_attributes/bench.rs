@@ -222,10 +222,6 @@ fn write_files(
     );
     let page = opts.out_dir.join("primitive-attributes.md");
     std::fs::write(&page, md.as_bytes()).map_err(out)?;
-    if opts.out_dir == BenchOptions::default().out_dir {
-        crate::bench::update_readme("results/primitive-attributes", &readme_tables(r))
-            .map_err(out)?;
-    }
     Ok(vec![page, svg])
 }
 
@@ -317,17 +313,6 @@ fn cube_table(md: &mut String, r: &Results) {
         sum(|x| x.cache_misses) as f64 / m.cache_misses.max(1) as f64,
         sum(|x| x.cycles) as f64 / m.cycles.max(1) as f64
     );
-}
-
-/// The tables quoted in the README.
-pub fn readme_tables(r: &Results) -> String {
-    let mut md = String::new();
-    gs_table(&mut md, r);
-    md.push('\n');
-    cache_table(&mut md, r);
-    md.push('\n');
-    cube_table(&mut md, r);
-    md.trim_end().to_string()
 }
 
 /// The result page (without the plot link).

@@ -403,7 +403,12 @@ fn runtime_objects(verilator: &Path, root: &Path, cc: &cc::Build) -> Result<Vec<
 /// Move the finished build in `scratch/lib` to the cache folder `dir` by one rename, so a
 /// stopped run never leaves half a build there; another thread or process that landed the same
 /// build first (every file of `products` is in `dir`) is as good. Then remove `scratch`.
-fn land(scratch: &Path, dir: &Path, products: &[PathBuf], what: &str) -> Result<(), String> {
+pub(crate) fn land(
+    scratch: &Path,
+    dir: &Path,
+    products: &[PathBuf],
+    what: &str,
+) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: {}", dir.display(), e);
     std::fs::create_dir_all(dir.parent().unwrap_or(dir)).map_err(io)?;
     if std::fs::rename(scratch.join("lib"), dir).is_err() && !products.iter().all(|p| p.is_file()) {
