@@ -65,6 +65,8 @@ module so_unit_props(
     // shader, SSYNC or the memory to keep their own handshake rules).
     `include "reset_first.vh"
     wire live = past_valid && !reset;
+    // Slot 0's transfer is the job's final one (its buffer's last, no buffer behind it).
+    wire slot0_final = obs_slot_last_0_q && !obs_slot_valid_1_q;
 
 `ifndef MUTANT
     // Helper invariants for every property: a settled job in the request stage has sent both
@@ -183,7 +185,7 @@ module so_unit_props(
         if (f_prev && obs_slot_buffer_0_q == f_buf)
             assert(obs_slot_offset_0_q == f_off + f_bytes
                 && obs_slot_offset_0_q - obs_slot0_start_q == f_idx + f_bytes
-                && f_bytes == obs_job_bpc_q);
+                && (f_bytes == obs_job_bpc_q || slot0_final));
         else if (obs_writing_reg_q) assert(obs_slot_offset_0_q == obs_slot0_start_q);
     end
 `endif
@@ -291,8 +293,11 @@ module so_unit_props(
             end
             if (obs_writing_reg_q && s_valid[k]) begin
                 assert(lane(s_bytes, k) != 32'd0);
-                assert(lane(s_excess, k) == lane(s_bytes, k) - obs_job_bpc_q);
-                assert(s_last[k] == !(obs_job_bpc_q < lane(s_bytes, k)));
+                // `job_bpc` follows `prep_bpc` while slot 0 is the job's final transfer.
+                if (k != 0 || !slot0_final) begin
+                    assert(lane(s_excess, k) == lane(s_bytes, k) - obs_job_bpc_q);
+                    assert(s_last[k] == !(obs_job_bpc_q < lane(s_bytes, k)));
+                end
                 if (k != 0) begin
                     assert(lane(s_off, k) == lane(q_resp0, s_buf[2 * k +: 2]));
                     assert(lane(s_bytes, k) == lane(q_cnt0, s_buf[2 * k +: 2]));

@@ -130,6 +130,10 @@ pub struct SoUnit {
     job_end: Signal<Local, Bit>,
     stage_b_free: Signal<Local, Bit>,
     load_slots: Signal<Local, Bit>,
+    /// Slot 0's registers take a new value this cycle (a transfer, or stage B idle).
+    slot0_advance: Signal<Local, Bit>,
+    /// Slot 0's transfer is the job's last (its buffer's last, no slot behind it).
+    slot0_final: Signal<Local, Bit>,
     /// Write order: which buffers have bytes, and the one-hot buffer of each slot.
     p0: Signal<Local, Bit>,
     p1: Signal<Local, Bit>,
@@ -240,6 +244,8 @@ impl Default for SoUnit {
             job_end: Default::default(),
             stage_b_free: Default::default(),
             load_slots: Default::default(),
+            slot0_advance: Default::default(),
+            slot0_final: Default::default(),
             p0: Default::default(),
             p1: Default::default(),
             p2: Default::default(),
@@ -470,38 +476,19 @@ impl Logic for SoUnit {
                 & (self.excess0.val().get_bits::<16>(0) <= self.bpc0.val().get_bits::<16>(0)));
         self.job_end.next =
             self.transfer.val() & self.slot_last[0].q.val() & !self.slot_valid[1].q.val();
-        if self.transfer.val() {
-            if !self.slot_last[0].q.val() {
-                self.slot_bytes[0].d.next = self.slot_excess[0].q.val();
-                self.slot_excess[0].d.next = self.slot_excess[0].q.val() - self.job_bpc.q.val();
-                self.slot_last[0].d.next = self.excess_within_bpc.val();
-                self.slot_offset[0].d.next = self.slot_offset[0].q.val() + self.job_bpc.q.val();
-            } else {
-                // The buffer is written: the next one moves into slot 0.
-                self.slot_valid[0].d.next = self.slot_valid[1].q.val();
-                self.slot_buffer[0].d.next = self.slot_buffer[1].q.val();
-                self.slot_bytes[0].d.next = self.slot_bytes[1].q.val();
-                self.slot_excess[0].d.next = self.slot_excess[1].q.val();
-                self.slot_last[0].d.next = self.slot_last[1].q.val();
-                self.slot_offset[0].d.next = self.slot_offset[1].q.val();
-                self.slot_valid[1].d.next = self.slot_valid[2].q.val();
-                self.slot_buffer[1].d.next = self.slot_buffer[2].q.val();
-                self.slot_bytes[1].d.next = self.slot_bytes[2].q.val();
-                self.slot_excess[1].d.next = self.slot_excess[2].q.val();
-                self.slot_last[1].d.next = self.slot_last[2].q.val();
-                self.slot_offset[1].d.next = self.slot_offset[2].q.val();
-                self.slot_valid[2].d.next = self.slot_valid[3].q.val();
-                self.slot_buffer[2].d.next = self.slot_buffer[3].q.val();
-                self.slot_bytes[2].d.next = self.slot_bytes[3].q.val();
-                self.slot_excess[2].d.next = self.slot_excess[3].q.val();
-                self.slot_last[2].d.next = self.slot_last[3].q.val();
-                self.slot_offset[2].d.next = self.slot_offset[3].q.val();
-                self.slot_valid[3].d.next = false;
-                self.slot0_start.d.next = self.slot_offset[1].q.val();
-                if !self.slot_valid[1].q.val() {
-                    self.writing_reg.d.next = false;
-                    self.job_done.next = true;
-                }
+        // The job's figures are loaded whenever they are not needed (stage B idle, or its last
+        // transfer accepted; slots 1..3 whenever slot 1 is empty), so the wide registers'
+        // enables do not wait for the hand-over decision; only the valid bits do.
+        self.load_slots.next = !self.writing_reg.q.val() | self.job_end.val();
+        // The slots' valid bits and the job's end.
+        if self.transfer.val() & self.slot_last[0].q.val() {
+            self.slot_valid[0].d.next = self.slot_valid[1].q.val();
+            self.slot_valid[1].d.next = self.slot_valid[2].q.val();
+            self.slot_valid[2].d.next = self.slot_valid[3].q.val();
+            self.slot_valid[3].d.next = false;
+            if !self.slot_valid[1].q.val() {
+                self.writing_reg.d.next = false;
+                self.job_done.next = true;
             }
         }
         // ---- hand-over: stage A's job enters stage B ----
@@ -565,20 +552,56 @@ impl Logic for SoUnit {
                 self.load_offset3.next = self.load_offset3.val() | self.job_offset[i].val();
             }
         }
-        // The job's figures are loaded whenever they are not needed (stage B idle, or its
-        // last transfer accepted; slots 1..3 whenever slot 1 is empty), so the wide registers'
-        // enables do not wait for the hand-over decision; only the valid bits do.
-        self.load_slots.next = !self.writing_reg.q.val() | self.job_end.val();
-        if self.load_slots.val() {
-            self.job_bpc.d.next = self.prep_bpc.q.val();
-            self.slot_buffer[0].d.next = self.load_buffer0.val();
-            self.slot_bytes[0].d.next = self.load_bytes0.val();
-            self.slot_excess[0].d.next = self.load_excess0.val();
-            self.slot_last[0].d.next = self.load_last0.val();
-            self.slot_offset[0].d.next = self.load_offset0.val();
+        // Each register group's enable is written as the outermost condition, the fewest
+        // inputs it needs, and the choice of its next value below it reads registers only:
+        // `wr_ready` reaches a clock-enable net through one LUT (iCE40: the hand-over's loads
+        // were three LUTs deep behind it).
+        // Slot 0 steps, shifts or loads on every transfer, and loads while stage B is idle.
+        self.slot0_advance.next = !self.writing_reg.q.val() | self.wr_ready.val();
+        // Slot 0's current transfer is the job's last: slot 0 then loads stage A's job.
+        self.slot0_final.next = self.slot_last[0].q.val() & !self.slot_valid[1].q.val();
+        if self.slot0_advance.val() {
+            if !self.writing_reg.q.val() | self.slot0_final.val() {
+                self.slot_buffer[0].d.next = self.load_buffer0.val();
+                self.slot_bytes[0].d.next = self.load_bytes0.val();
+                self.slot_excess[0].d.next = self.load_excess0.val();
+                self.slot_last[0].d.next = self.load_last0.val();
+                self.slot_offset[0].d.next = self.load_offset0.val();
+            } else if self.slot_last[0].q.val() {
+                // The buffer is written: the next one moves into slot 0.
+                self.slot_buffer[0].d.next = self.slot_buffer[1].q.val();
+                self.slot_bytes[0].d.next = self.slot_bytes[1].q.val();
+                self.slot_excess[0].d.next = self.slot_excess[1].q.val();
+                self.slot_last[0].d.next = self.slot_last[1].q.val();
+                self.slot_offset[0].d.next = self.slot_offset[1].q.val();
+            } else {
+                self.slot_bytes[0].d.next = self.slot_excess[0].q.val();
+                self.slot_excess[0].d.next = self.slot_excess[0].q.val() - self.job_bpc.q.val();
+                self.slot_last[0].d.next = self.excess_within_bpc.val();
+                self.slot_offset[0].d.next = self.slot_offset[0].q.val() + self.job_bpc.q.val();
+            }
+        }
+        // Slot 0's start (for `wr_index`) changes when slot 0 takes another buffer.
+        if !self.writing_reg.q.val() | (self.wr_ready.val() & self.slot_last[0].q.val()) {
             self.slot0_start.d.next = self.load_offset0.val();
+            if self.writing_reg.q.val() & self.slot_valid[1].q.val() {
+                self.slot0_start.d.next = self.slot_offset[1].q.val();
+            }
+        }
+        // The job's batch/task: replaced when stage B is idle or the job's last transfer is
+        // accepted (`load_slots`).
+        if self.load_slots.val() {
             self.write_request.d.next = self.first_data_reg.q.val();
         }
+        // `job_bpc` is read only while slot 0 is not the job's final transfer (`wr_bytes` of
+        // a final transfer is `slot_bytes`, and its step is not kept), so it loads whenever
+        // that holds, without waiting for `wr_ready`: its last load before a job's first
+        // transfer is at the hand-over, as the slots' figures are.
+        if !self.writing_reg.q.val() | self.slot0_final.val() {
+            self.job_bpc.d.next = self.prep_bpc.q.val();
+        }
+        // Slots 1..3 shift down with slot 0's last transfer, and load stage A's job whenever
+        // slot 1 is empty.
         if !self.slot_valid[1].q.val() {
             self.slot_buffer[1].d.next = self.load_buffer1.val();
             self.slot_bytes[1].d.next = self.load_bytes1.val();
@@ -595,6 +618,17 @@ impl Logic for SoUnit {
             self.slot_excess[3].d.next = self.load_excess3.val();
             self.slot_last[3].d.next = self.load_last3.val();
             self.slot_offset[3].d.next = self.load_offset3.val();
+        } else if self.wr_ready.val() & self.slot_last[0].q.val() {
+            self.slot_buffer[1].d.next = self.slot_buffer[2].q.val();
+            self.slot_bytes[1].d.next = self.slot_bytes[2].q.val();
+            self.slot_excess[1].d.next = self.slot_excess[2].q.val();
+            self.slot_last[1].d.next = self.slot_last[2].q.val();
+            self.slot_offset[1].d.next = self.slot_offset[2].q.val();
+            self.slot_buffer[2].d.next = self.slot_buffer[3].q.val();
+            self.slot_bytes[2].d.next = self.slot_bytes[3].q.val();
+            self.slot_excess[2].d.next = self.slot_excess[3].q.val();
+            self.slot_last[2].d.next = self.slot_last[3].q.val();
+            self.slot_offset[2].d.next = self.slot_offset[3].q.val();
         }
         // Stage A is busy from the batch packet to the hand-over, written as one expression
         // (not an enable) so that the hand-over reaches the flip-flop through one LUT in its
@@ -631,8 +665,6 @@ impl Logic for SoUnit {
             for i in 0..4 {
                 self.slot_valid[i].d.next = false;
             }
-            self.slot0_start.d.next = bits::<32>(0);
-            self.write_request.d.next = self.zero_req.val();
         }
     }
 }
