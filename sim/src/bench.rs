@@ -72,8 +72,8 @@ pub fn update_readme(key: &str, body: &str) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// The tables of a result page (each run of `|` lines), for quoting in the README.
-pub fn quotable(markdown: &str) -> String {
+/// The tables of a Markdown page, each run of `|` lines as one string, in page order.
+pub fn tables(markdown: &str) -> Vec<String> {
     let mut blocks: Vec<Vec<&str>> = vec![];
     let mut in_table = false;
     for line in markdown.lines() {
@@ -89,11 +89,12 @@ pub fn quotable(markdown: &str) -> String {
             in_table = false;
         }
     }
-    blocks
-        .iter()
-        .map(|b| b.join("\n"))
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    blocks.iter().map(|b| b.join("\n")).collect()
+}
+
+/// The tables of a result page ([`tables`]), for quoting in the README.
+pub fn quotable(markdown: &str) -> String {
+    tables(markdown).join("\n\n")
 }
 
 /// Stack of each sweep worker thread (address space; pages are touched only as used).

@@ -352,9 +352,8 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
     if default_report {
         // The README quotes the per-unit table; the timing notes' tables stay in the report.
-        let tables = bench::quotable(&text);
-        let unit_table = tables.split("\n\n").next().unwrap_or_default();
-        bench::update_readme("synth", unit_table)
+        let unit_table = bench::tables(&text).into_iter().next().unwrap_or_default();
+        bench::update_readme("synth", &unit_table)
             .map_err(|e| fail(1, format!("README.md: {}", e)))?;
     }
     println!("{}", text);
