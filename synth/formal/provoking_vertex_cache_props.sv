@@ -21,7 +21,7 @@
 //   that was not looked up). A provoking lookup therefore never hits and gets a fresh entry.
 // - UNIQUE (PA-6): never two valid entries with the same tag, and no entry at or above
 //   `capacity` ever valid.
-// observe: bank_lo.valid$*$q bank_lo.tag_vertex$*$q bank_lo.tag_viewport$*$q bank_hi.valid$*$q a_valid$q a_vertex$q a_viewport$q a_provoking$q m_valid$q m_vertex$q m_viewport$q m_provoking$q b_valid$q b_vertex$q b_viewport$q b_provoking$q b_match_lo$q b_match_hi$q m_cur_lo m_cur_hi m_same_b$q a_same_b$q b_found alloc_now b_commit b_alloc_forced$q b_alloc_open$q b_found_excl$q b_found_at$q b_at_taken$q alloc_ptr$q alloc_next$q alloc_onehot_lo$q alloc_onehot_hi$q r_valid$q s_valid$q s_result$q capacity_bad$q
+// observe: bank_lo.valid$*$q bank_lo.tag_vertex$*$q bank_lo.tag_viewport$*$q bank_hi.valid$*$q a_valid$q a_vertex$q a_viewport$q a_provoking$q m_valid$q m_vertex$q m_viewport$q m_provoking$q b_valid$q b_vertex$q b_viewport$q b_provoking$q b_match_lo$q b_match_hi$q m_cur_lo m_cur_hi m_same_b$q a_same_b$q b_found alloc_now b_commit b_alloc_forced$q b_alloc_open$q b_found_excl_lo$*$q b_found_excl_hi$*$q b_found_at_lo$*$q b_found_at_hi$*$q b_at_taken$q alloc_ptr$q alloc_next$q alloc_onehot_lo$q alloc_onehot_hi$q r_valid$q s_valid$q s_result$q capacity_bad$q cap_last$q
 `default_nettype none
 module provoking_vertex_cache_props(
     input wire clock,
@@ -154,6 +154,7 @@ module provoking_vertex_cache_props(
     assign ql[0] = ql0; assign ql[1] = ql1; assign ql[2] = ql2;
     always @(*) if (past_valid && !reset) begin
         assert(!obs_capacity_bad_q);
+        assert(obs_cap_last_q == capacity - 7'd1);
         assert({1'b0, mp} < capacity);
         assert(obs_alloc_ptr_q == mp);
         assert(obs_alloc_next_q == mp_next);
@@ -175,8 +176,9 @@ module provoking_vertex_cache_props(
         if (obs_b_valid_q) begin
             assert({obs_b_match_hi_q, obs_b_match_lo_q} == b_model_match);
             assert(obs_b_found == (b_model_match != 64'd0));
-            assert((obs_b_alloc_forced_q || (obs_b_alloc_open_q && !obs_b_found_excl_q
-                    && !(obs_b_found_at_q && !obs_b_at_taken_q)))
+            assert((obs_b_alloc_forced_q || (obs_b_alloc_open_q
+                    && !(|obs_b_found_excl_lo_q_all || |obs_b_found_excl_hi_q_all)
+                    && !((|obs_b_found_at_lo_q_all || |obs_b_found_at_hi_q_all) && !obs_b_at_taken_q)))
                    == (obs_b_provoking_q || b_model_match == 64'd0));
             assert(obs_alloc_now == (obs_b_commit && (obs_b_provoking_q || b_model_match == 64'd0)));
         end else assert(!obs_b_commit && !obs_alloc_now);

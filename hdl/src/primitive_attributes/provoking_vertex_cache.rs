@@ -40,11 +40,14 @@
 //! and B, M with B) and the stages' moves select one, so no compare waits for a handshake. A
 //! lookup therefore sees every earlier commit: those before its compare in the
 //! entries, the two after it in the corrections. M also registers whether the vector is
-//! non-zero as two ORs, the matches other than at the pointer and the match at the pointer,
-//! beside whether B allocates now (overwriting the entry at the pointer) and, for B's own tag,
-//! whether its commit left an entry, so that no select follows the 64-input ORs; stage B's
+//! non-zero as two ORs per group of eight entries (eight groups), the matches other than at
+//! the pointer and the match at the pointer, beside whether B allocates now (overwriting the
+//! entry at the pointer) and, for B's own tag, whether its commit left an entry, so that no
+//! select follows the ORs and each is two LUT levels after the entries' own terms; stage B's
 //! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
-//! valid) are each one LUT of registers loaded with it. B writes the tag through a one-hot
+//! valid) are each a function of registers loaded with it (the 16 group bits, three LUT
+//! levels). The pointer's wrap compares it with a register of `capacity - 1`, beside its
+//! increment. B writes the tag through a one-hot
 //! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
 //! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
 //! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
@@ -68,6 +71,12 @@ pub struct CacheResult {
 pub const CACHE_ENTRIES: usize = 64;
 /// Width of a slot number.
 pub const SLOT_BITS: usize = 6;
+/// Entries per group whose OR stage M registers for stage B (eight, so that each group's OR
+/// is two LUT levels after the entries' own terms).
+const GROUP_ENTRIES: usize = 8;
+/// Groups per bank.
+const GROUPS: usize = BANK_ENTRIES / GROUP_ENTRIES;
+const _: () = assert!(GROUPS * GROUP_ENTRIES == BANK_ENTRIES);
 
 #[derive(LogicBlock)]
 pub struct ProvokingVertexCache {
@@ -92,6 +101,9 @@ pub struct ProvokingVertexCache {
     bank_hi: CacheBank,
     /// `capacity` is not valid, registered (the capacity is static during a run).
     capacity_bad: DFF<Bit>,
+    /// `capacity - 1` (7 bits, wrapping), registered: the pointer wraps after this entry.
+    /// With `capacity` 0 or above 64 nothing is allocated, so its value then does not matter.
+    cap_last: DFF<Bits<7>>,
     /// Stage A: the lookup being compared.
     a_valid: DFF<Bit>,
     a_vertex: DFF<Bits<VERTEX_BITS>>,
@@ -119,8 +131,10 @@ pub struct ProvokingVertexCache {
     m_free: Signal<Local, Bit>,
     /// Stage M's tag is stage B's; its matches other than at the pointer; at the pointer.
     same_mb: Signal<Local, Bit>,
-    m_excl_any: Signal<Local, Bit>,
-    m_at_ptr: Signal<Local, Bit>,
+    m_excl_any_lo: [Signal<Local, Bit>; GROUPS],
+    m_excl_any_hi: [Signal<Local, Bit>; GROUPS],
+    m_at_ptr_lo: [Signal<Local, Bit>; GROUPS],
+    m_at_ptr_hi: [Signal<Local, Bit>; GROUPS],
     /// What stage B's commit leaves for its own tag: the entry its result names, if any.
     b_result_lo: Signal<Local, Bits<BANK_ENTRIES>>,
     b_result_hi: Signal<Local, Bits<BANK_ENTRIES>>,
@@ -132,13 +146,21 @@ pub struct ProvokingVertexCache {
     b_provoking: DFF<Bit>,
     b_match_lo: DFF<Bits<BANK_ENTRIES>>,
     b_match_hi: DFF<Bits<BANK_ENTRIES>>,
-    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as four
-    /// registers loaded with it: a match other than at the pointer of M's cycle, the match at
-    /// that pointer, whether that entry was overwritten in M's cycle (all three 0 for B's own
-    /// tag), and for B's own tag whether its commit left an entry (`b_found = b_found_same |
-    /// b_found_excl | b_found_at & !b_at_taken`, one LUT from registers).
-    b_found_excl: DFF<Bit>,
-    b_found_at: DFF<Bit>,
+    /// Whether a valid entry holds stage B's tag (its match vector is not zero), as registers
+    /// loaded with it: a match other than at the pointer of M's cycle and the match at that
+    /// pointer, each per group of [`GROUP_ENTRIES`] entries of a bank (`_lo`, `_hi`), whether
+    /// that entry was overwritten in M's cycle (all 0 for B's own tag), and for B's own tag
+    /// whether its commit left an entry (`b_found = b_found_same | found_excl | found_at &
+    /// !b_at_taken`, the ORs over the groups: a function of registers).
+    b_found_excl_lo: [DFF<Bit>; GROUPS],
+    b_found_excl_hi: [DFF<Bit>; GROUPS],
+    b_found_at_lo: [DFF<Bit>; GROUPS],
+    b_found_at_hi: [DFF<Bit>; GROUPS],
+    /// The OR of each kind of group register.
+    found_excl: Signal<Local, Bit>,
+    found_at: Signal<Local, Bit>,
+    /// Each group's entries in its bank.
+    group_entries: [Constant<Bits<BANK_ENTRIES>>; GROUPS],
     b_at_taken: DFF<Bit>,
     b_found_same: DFF<Bit>,
     b_found: Signal<Local, Bit>,
@@ -223,6 +245,7 @@ impl Default for ProvokingVertexCache {
             bank_lo: Default::default(),
             bank_hi: Default::default(),
             capacity_bad: Default::default(),
+            cap_last: Default::default(),
             a_valid: Default::default(),
             a_vertex: Default::default(),
             a_viewport: Default::default(),
@@ -241,8 +264,10 @@ impl Default for ProvokingVertexCache {
             m_cur_hi: Default::default(),
             m_free: Default::default(),
             same_mb: Default::default(),
-            m_excl_any: Default::default(),
-            m_at_ptr: Default::default(),
+            m_excl_any_lo: std::array::from_fn(|_| Default::default()),
+            m_excl_any_hi: std::array::from_fn(|_| Default::default()),
+            m_at_ptr_lo: std::array::from_fn(|_| Default::default()),
+            m_at_ptr_hi: std::array::from_fn(|_| Default::default()),
             b_result_lo: Default::default(),
             b_result_hi: Default::default(),
             b_result_found: Default::default(),
@@ -252,8 +277,17 @@ impl Default for ProvokingVertexCache {
             b_provoking: Default::default(),
             b_match_lo: Default::default(),
             b_match_hi: Default::default(),
-            b_found_excl: Default::default(),
-            b_found_at: Default::default(),
+            b_found_excl_lo: std::array::from_fn(|_| Default::default()),
+            b_found_excl_hi: std::array::from_fn(|_| Default::default()),
+            b_found_at_lo: std::array::from_fn(|_| Default::default()),
+            b_found_at_hi: std::array::from_fn(|_| Default::default()),
+            found_excl: Default::default(),
+            found_at: Default::default(),
+            group_entries: std::array::from_fn(|g| {
+                Constant::new(bits::<BANK_ENTRIES>(
+                    ((1u64 << GROUP_ENTRIES) - 1) << (GROUP_ENTRIES * g),
+                ))
+            }),
             b_at_taken: Default::default(),
             b_found_same: Default::default(),
             b_found: Default::default(),
@@ -307,6 +341,7 @@ impl Logic for ProvokingVertexCache {
             self,
             clock,
             capacity_bad,
+            cap_last,
             a_valid,
             a_vertex,
             a_viewport,
@@ -327,8 +362,6 @@ impl Logic for ProvokingVertexCache {
             b_provoking,
             b_match_lo,
             b_match_hi,
-            b_found_excl,
-            b_found_at,
             b_at_taken,
             b_found_same,
             b_alloc_forced,
@@ -360,9 +393,27 @@ impl Logic for ProvokingVertexCache {
         self.a_free.next = !self.a_valid.q.val() | self.m_free.val();
         self.lookup_ready.next = self.a_free.val();
         // Stage B: decide.
+        self.found_excl.next = false;
+        self.found_at.next = false;
+        for g in 0..GROUPS {
+            self.b_found_excl_lo[g].clock.next = self.clock.val();
+            self.b_found_excl_hi[g].clock.next = self.clock.val();
+            self.b_found_at_lo[g].clock.next = self.clock.val();
+            self.b_found_at_hi[g].clock.next = self.clock.val();
+            self.b_found_excl_lo[g].d.next = self.b_found_excl_lo[g].q.val();
+            self.b_found_excl_hi[g].d.next = self.b_found_excl_hi[g].q.val();
+            self.b_found_at_lo[g].d.next = self.b_found_at_lo[g].q.val();
+            self.b_found_at_hi[g].d.next = self.b_found_at_hi[g].q.val();
+            if self.b_found_excl_lo[g].q.val() | self.b_found_excl_hi[g].q.val() {
+                self.found_excl.next = true;
+            }
+            if self.b_found_at_lo[g].q.val() | self.b_found_at_hi[g].q.val() {
+                self.found_at.next = true;
+            }
+        }
         self.b_found.next = self.b_found_same.q.val()
-            | self.b_found_excl.q.val()
-            | (self.b_found_at.q.val() & !self.b_at_taken.q.val());
+            | self.found_excl.val()
+            | (self.found_at.val() & !self.b_at_taken.q.val());
         self.b_allocates.next = self.b_provoking.q.val() | !self.b_found.val();
         // One-hot match: each slot bit is an OR of the entries with that bit.
         self.slot_bit[0].next = bits::<SLOT_BITS>(0);
@@ -409,8 +460,8 @@ impl Logic for ProvokingVertexCache {
         self.alloc_now.next = self.b_commit.val()
             & (self.b_alloc_forced.q.val()
                 | (self.b_alloc_open.q.val()
-                    & !self.b_found_excl.q.val()
-                    & !(self.b_found_at.q.val() & !self.b_at_taken.q.val())));
+                    & !self.found_excl.val()
+                    & !(self.found_at.val() & !self.b_at_taken.q.val())));
         self.alloc_mask_lo.next = bits::<BANK_ENTRIES>(0);
         self.alloc_mask_hi.next = bits::<BANK_ENTRIES>(0);
         if self.alloc_now.val() {
@@ -433,7 +484,10 @@ impl Logic for ProvokingVertexCache {
         self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
         // The pointer: wraps at capacity.
         self.alloc_after_next.next = self.alloc_next.q.val() + bits::<SLOT_BITS>(1);
-        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) + bits::<7>(1) >= self.capacity.val() {
+        // `alloc_next + 1 >= capacity`, written against the registered `capacity - 1` so that
+        // the compare runs beside the increment, not behind it.
+        self.cap_last.d.next = self.capacity.val() - bits::<7>(1);
+        if bit_cast::<7, SLOT_BITS>(self.alloc_next.q.val()) >= self.cap_last.q.val() {
             self.alloc_after_next.next = bits::<SLOT_BITS>(0);
         }
         if self.alloc_now.val() {
@@ -497,10 +551,20 @@ impl Logic for ProvokingVertexCache {
             (self.m_raw_lo.q.val() & self.p_keep_lo.q.val()) | self.p_add_lo.q.val();
         self.m_cur_hi.next =
             (self.m_raw_hi.q.val() & self.p_keep_hi.q.val()) | self.p_add_hi.q.val();
-        self.m_excl_any.next = (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val()).any()
-            | (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val()).any();
-        self.m_at_ptr.next = (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val()).any()
-            | (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val()).any();
+        for g in 0..GROUPS {
+            self.m_excl_any_lo[g].next =
+                (self.m_cur_lo.val() & !self.alloc_onehot_lo.q.val() & self.group_entries[g].val())
+                    .any();
+            self.m_excl_any_hi[g].next =
+                (self.m_cur_hi.val() & !self.alloc_onehot_hi.q.val() & self.group_entries[g].val())
+                    .any();
+            self.m_at_ptr_lo[g].next =
+                (self.m_cur_lo.val() & self.alloc_onehot_lo.q.val() & self.group_entries[g].val())
+                    .any();
+            self.m_at_ptr_hi[g].next =
+                (self.m_cur_hi.val() & self.alloc_onehot_hi.q.val() & self.group_entries[g].val())
+                    .any();
+        }
         if self.b_free.val() {
             self.b_valid.d.next = self.m_valid.q.val();
             self.b_vertex.d.next = self.m_vertex.q.val();
@@ -508,8 +572,12 @@ impl Logic for ProvokingVertexCache {
             self.b_provoking.d.next = self.m_provoking.q.val();
             self.b_match_lo.d.next = self.m_cur_lo.val() & !self.alloc_mask_lo.val();
             self.b_match_hi.d.next = self.m_cur_hi.val() & !self.alloc_mask_hi.val();
-            self.b_found_excl.d.next = self.m_excl_any.val() & !self.same_mb.val();
-            self.b_found_at.d.next = self.m_at_ptr.val() & !self.same_mb.val();
+            for g in 0..GROUPS {
+                self.b_found_excl_lo[g].d.next = self.m_excl_any_lo[g].val() & !self.same_mb.val();
+                self.b_found_excl_hi[g].d.next = self.m_excl_any_hi[g].val() & !self.same_mb.val();
+                self.b_found_at_lo[g].d.next = self.m_at_ptr_lo[g].val() & !self.same_mb.val();
+                self.b_found_at_hi[g].d.next = self.m_at_ptr_hi[g].val() & !self.same_mb.val();
+            }
             self.b_at_taken.d.next = self.alloc_now.val() & !self.same_mb.val();
             self.b_found_same.d.next = self.b_result_found.val() & self.same_mb.val();
             self.b_alloc_forced.d.next = self.m_provoking.q.val() & !self.capacity_bad.q.val();

@@ -13,9 +13,12 @@
 //! input register) and all outputs are captured into another (on `load`), so units with more
 //! ports than a package has pins still place, and every timing path starts and ends at a
 //! flip-flop. The wrapper's own flip-flops are counted in the placed cells and reported in their
-//! own column. A design larger than the HX8K is reported as "does not fit" with the cells it
-//! needs; one within its cells that nextpnr cannot place legally, as "does not fit (no legal
-//! placement, ...)". Each row carries the start and end of the ECP5 critical path and a hash of
+//! own column. nextpnr-ice40 packs the design first (`--pack-only`, about a second): a design
+//! larger than the HX8K is reported as "does not fit" with the cells it needs, and one that
+//! fills more than [`HX8K_PLACE_LIMIT_PERCENT`]% of its cells as "does not fit (N of 7680 LCs,
+//! over 90%: not placed)" (`pa_cluster`, at 93%, ran nextpnr-ice40's placer for over an hour
+//! before it gave up with no legal placement); one that the placer refuses below that, as
+//! "does not fit (no legal placement, ...)". Each row carries the start and end of the ECP5 critical path and a hash of
 //! the exported Verilog it describes, so a test can tell a report that is older than the RTL.
 //!
 //! Placement moves one design's Fmax by 5-17% from seed to seed, more than many retiming steps
@@ -45,6 +48,9 @@ pub struct SynthRow {
     pub fmax_mhz: Option<f64>,
     /// The wrapped design does not fit an HX8K: the logic cells it needs.
     pub ice40_needs: Option<u64>,
+    /// With `ice40_needs`: the packed design fills more than [`HX8K_PLACE_LIMIT_PERCENT`]% of
+    /// the HX8K's cells, so it was not placed.
+    pub ice40_not_placed: bool,
     pub ecp5: Option<Ecp5Row>,
     /// Hash of the exported Verilog the row describes ([`verilog_hash`]).
     pub verilog_hash: String,
@@ -403,6 +409,22 @@ pub fn synth_ice40(
             .current_dir(dir)
             .args(["-q", "-p", &script]),
     )?;
+    // Pack first: a design over the device, or too close to full to place, stops here.
+    let packed = eda::run(
+        Command::new(nextpnr)
+            .current_dir(dir)
+            .args(PNR_ICE40)
+            .args(["--json", &json, "--pack-only"]),
+    )?;
+    let packed_log = log_of(&packed);
+    if let (true, (_, Some(lcs))) = (packed.status.success(), parse_pnr(&packed_log)) {
+        if lcs * 100 > HX8K_LCS * HX8K_PLACE_LIMIT_PERCENT {
+            write(dir, &format!("{}.ice40.log", name), &packed_log)?;
+            row.ice40_needs = Some(lcs);
+            row.ice40_not_placed = lcs <= HX8K_LCS;
+            return Ok(row);
+        }
+    }
     let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ice40.log", name), &log)?;
@@ -714,10 +736,22 @@ fn mhz(v: Option<f64>) -> String {
 
 /// Logic cells of the iCE40 HX8K.
 const HX8K_LCS: u64 = 7680;
+/// A packed design above this share of the HX8K's logic cells is not placed: nextpnr-ice40's
+/// placer ran for over an hour on `pa_cluster` at 93% (7,158 of 7,680) before it gave up with
+/// no legal placement, while every unit places at 88% or less (`ssync`, 6,765).
+pub const HX8K_PLACE_LIMIT_PERCENT: u64 = 90;
 
 /// One table line of the report.
 pub fn report_line(r: &SynthRow) -> String {
     let (placed, fmax) = match r.ice40_needs {
+        // Within the device's cells but too full to place.
+        Some(n) if n <= HX8K_LCS && r.ice40_not_placed => (
+            format!(
+                "does not fit ({} of {} LCs, over {}%: not placed)",
+                n, HX8K_LCS, HX8K_PLACE_LIMIT_PERCENT
+            ),
+            "-".to_string(),
+        ),
         // Within the device's cells but refused by the placer (no legal placement).
         Some(n) if n <= HX8K_LCS => (
             format!(
@@ -776,7 +810,9 @@ pub fn report_markdown(lines: &[String]) -> String {
          LUT4, carry, flip-flops and RAM: Yosys on the bare unit. Placed LCs and Fmax: nextpnr on the unit inside a\n\
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
          is register to register; its input chain shifts only while outputs are not being captured, so none of its\n\
-         flip-flops can merge with a unit's input register. Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
+         flip-flops can merge with a unit's input register. A wrapped design that nextpnr-ice40 packs (`--pack-only`) into\n\
+         more than 90% of the HX8K's 7680 logic cells is not placed (`pa_cluster` at 93% ran the placer over an hour to no\n\
+         legal placement). Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
          digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n"
     );
     let _ = writeln!(

@@ -129,8 +129,8 @@ fn provoking_vertex_cache() -> FormalCheck {
                 why: "inductive with helper invariants tying the entries and pointer to the model, the stages' lookups to its queue and B's and M's match vectors to the entries",
                 mutant: Mutant {
                     what: "the allocation pointer wraps one entry late (allocates at capacity)",
-                    find: r"alloc_next\$q\} \+ 7'h1 >= capacity\)",
-                    replace: "alloc_next$$q} + 7'h1 > capacity)",
+                    find: r"alloc_next\$q\} >= cap_last\$q\)",
+                    replace: "alloc_next$$q} > cap_last$$q)",
                 },
             },
             Property {
