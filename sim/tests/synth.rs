@@ -144,15 +144,15 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
     };
     assert!(synth::report_line(&over).contains("| does not fit (21470 LCs) | "));
     let refused = synth::SynthRow {
-        ice40_needs: Some(7158),
+        ice40_needs: Some(6900),
         ..a.clone()
     };
     assert!(synth::report_line(&refused)
-        .contains("| does not fit (no legal placement, 7158 of 7680 LCs) | "));
-    // One packed over the placement limit, not placed.
+        .contains("| does not fit (no legal placement, 6900 of 7680 LCs) | "));
+    // One packed over 90% of the cells, not placed.
     let full = synth::SynthRow {
-        ice40_not_placed: true,
-        ..refused
+        ice40_needs: Some(7158),
+        ..a
     };
     assert!(synth::report_line(&full)
         .contains("| does not fit (7158 of 7680 LCs, over 90%: not placed) | "));

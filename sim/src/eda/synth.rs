@@ -46,11 +46,9 @@ pub struct SynthRow {
     /// Flip-flops the IO wrapper adds.
     pub wrapper_ffs: u64,
     pub fmax_mhz: Option<f64>,
-    /// The wrapped design does not fit an HX8K: the logic cells it needs.
+    /// The wrapped design does not fit an HX8K: the logic cells it needs (within the device's
+    /// cells: over [`HX8K_PLACE_LIMIT_PERCENT`]%, so not placed, or refused by the placer).
     pub ice40_needs: Option<u64>,
-    /// With `ice40_needs`: the packed design fills more than [`HX8K_PLACE_LIMIT_PERCENT`]% of
-    /// the HX8K's cells, so it was not placed.
-    pub ice40_not_placed: bool,
     pub ecp5: Option<Ecp5Row>,
     /// Hash of the exported Verilog the row describes ([`verilog_hash`]).
     pub verilog_hash: String,
@@ -410,18 +408,12 @@ pub fn synth_ice40(
             .args(["-q", "-p", &script]),
     )?;
     // Pack first: a design over the device, or too close to full to place, stops here.
-    let packed = eda::run(
-        Command::new(nextpnr)
-            .current_dir(dir)
-            .args(PNR_ICE40)
-            .args(["--json", &json, "--pack-only"]),
-    )?;
+    let packed = eda::run(nextpnr_on(nextpnr, PNR_ICE40, dir, &json).arg("--pack-only"))?;
     let packed_log = log_of(&packed);
     if let (true, (_, Some(lcs))) = (packed.status.success(), parse_pnr(&packed_log)) {
-        if lcs * 100 > HX8K_LCS * HX8K_PLACE_LIMIT_PERCENT {
+        if over_place_limit(lcs) {
             write(dir, &format!("{}.ice40.log", name), &packed_log)?;
             row.ice40_needs = Some(lcs);
-            row.ice40_not_placed = lcs <= HX8K_LCS;
             return Ok(row);
         }
     }
@@ -588,12 +580,14 @@ fn pnr(
     seed: u64,
 ) -> Result<std::process::Output, String> {
     let seed = seed.to_string();
-    eda::run(
-        Command::new(nextpnr)
-            .current_dir(dir)
-            .args(family)
-            .args(["--json", json, "--seed", &seed]),
-    )
+    eda::run(nextpnr_on(nextpnr, family, dir, json).args(["--seed", &seed]))
+}
+
+/// nextpnr (`family`'s options) reading the netlist `json` in `dir`.
+fn nextpnr_on(nextpnr: &Path, family: &[&str], dir: &Path, json: &str) -> Command {
+    let mut cmd = Command::new(nextpnr);
+    cmd.current_dir(dir).args(family).args(["--json", json]);
+    cmd
 }
 
 /// Place and route `row`'s unit again with each of `seeds` from the netlists [`synthesize`] left
@@ -741,11 +735,16 @@ const HX8K_LCS: u64 = 7680;
 /// no legal placement, while every unit places at 88% or less (`ssync`, 6,765).
 pub const HX8K_PLACE_LIMIT_PERCENT: u64 = 90;
 
+/// `lcs` packed cells are more than [`HX8K_PLACE_LIMIT_PERCENT`]% of the HX8K's: not placed.
+fn over_place_limit(lcs: u64) -> bool {
+    lcs * 100 > HX8K_LCS * HX8K_PLACE_LIMIT_PERCENT
+}
+
 /// One table line of the report.
 pub fn report_line(r: &SynthRow) -> String {
     let (placed, fmax) = match r.ice40_needs {
         // Within the device's cells but too full to place.
-        Some(n) if n <= HX8K_LCS && r.ice40_not_placed => (
+        Some(n) if n <= HX8K_LCS && over_place_limit(n) => (
             format!(
                 "does not fit ({} of {} LCs, over {}%: not placed)",
                 n, HX8K_LCS, HX8K_PLACE_LIMIT_PERCENT
@@ -811,9 +810,11 @@ pub fn report_markdown(lines: &[String]) -> String {
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
          is register to register; its input chain shifts only while outputs are not being captured, so none of its\n\
          flip-flops can merge with a unit's input register. A wrapped design that nextpnr-ice40 packs (`--pack-only`) into\n\
-         more than 90% of the HX8K's 7680 logic cells is not placed (`pa_cluster` at 93% ran the placer over an hour to no\n\
+         more than {limit}% of the HX8K's {lcs} logic cells is not placed (`pa_cluster` at 93% ran the placer over an hour to no\n\
          legal placement). Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
-         digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n"
+         digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n",
+        limit = HX8K_PLACE_LIMIT_PERCENT,
+        lcs = HX8K_LCS
     );
     let _ = writeln!(
         s,
