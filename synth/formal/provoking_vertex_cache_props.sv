@@ -21,7 +21,7 @@
 //   that was not looked up). A provoking lookup therefore never hits and gets a fresh entry.
 // - UNIQUE (PA-6): never two valid entries with the same tag, and no entry at or above
 //   `capacity` ever valid.
-// observe: bank_lo.valid$*$q bank_lo.tag_vertex$*$q bank_lo.tag_viewport$*$q bank_hi.valid$*$q a_valid$q a_vertex$q a_viewport$q a_provoking$q m_valid$q m_vertex$q m_viewport$q m_provoking$q b_valid$q b_vertex$q b_viewport$q b_provoking$q b_match_lo$q b_match_hi$q m_cur_lo m_cur_hi m_same_b$q a_same_b$q b_found alloc_now b_commit b_alloc_forced$q b_alloc_open$q b_found_excl_lo$*$q b_found_excl_hi$*$q b_found_at_lo$*$q b_found_at_hi$*$q b_at_taken$q alloc_ptr$q alloc_next$q alloc_onehot_lo$q alloc_onehot_hi$q r_valid$q s_valid$q s_result$q capacity_bad$q cap_last$q
+// observe: bank_lo.valid$*$q bank_lo.tag_vertex$*$q bank_lo.tag_viewport$*$q bank_hi.valid$*$q a_valid$q a_vertex$q a_viewport$q a_provoking$q m_valid$q m_vertex$q m_viewport$q m_provoking$q b_valid$q b_vertex$q b_viewport$q b_provoking$q b_match_lo$q b_match_hi$q m_cur_lo m_cur_hi m_same_b$q a_same_b$q b_found alloc_now b_commit b_alloc_forced$q b_alloc_open$q b_found_excl_lo$*$q b_found_excl_hi$*$q b_found_at_lo$*$q b_found_at_hi$*$q b_at_taken$q alloc_ptr$q alloc_next$q alloc_onehot_lo$q alloc_onehot_hi$q w_mask_lo$q w_mask_hi$q w_vertex$q w_viewport$q a_same_w$q r_valid$q s_valid$q s_result$q capacity_bad$q cap_last$q
 `default_nettype none
 module provoking_vertex_cache_props(
     input wire clock,
@@ -127,8 +127,9 @@ module provoking_vertex_cache_props(
     end endgenerate
 
 `ifndef MUTANT
-    // Helper invariants: the model's tags are unique (by construction); the unit's entries and
-    // pointer are the model's; the lookups in stages
+    // Helper invariants: the model's tags are unique (by construction), and so are the entries'
+    // (UNIQUE itself); the unit's entries with the allocation written one cycle after its
+    // decision (`w_*`) applied, and its pointer, are the model's; the lookups in stages
     // B, M, A (in that order, any of them empty) are the model's queue of lookups; B's match
     // vector, found and allocation decision, M's current matches, and the stages' same-tag
     // registers are what their doc comments say against the entries; the two result slots are
@@ -152,6 +153,8 @@ module provoking_vertex_cache_props(
     wire [1:0] a_pos = {1'b0, obs_b_valid_q} + {1'b0, obs_m_valid_q};
     wire [20:0] ql [0:2];
     assign ql[0] = ql0; assign ql[1] = ql1; assign ql[2] = ql2;
+    wire [63:0] w_mask = {obs_w_mask_hi_q, obs_w_mask_lo_q};
+    wire [19:0] w_tag = {obs_w_viewport_q, obs_w_vertex_q};
     always @(*) if (past_valid && !reset) begin
         assert(!obs_capacity_bad_q);
         assert(obs_cap_last_q == capacity - 7'd1);
@@ -160,13 +163,15 @@ module provoking_vertex_cache_props(
         assert(obs_alloc_next_q == mp_next);
         assert({obs_alloc_onehot_hi_q, obs_alloc_onehot_lo_q} == 64'd1 << mp);
         for (i = 0; i < 64; i = i + 1)
-            if (i >= C) assert(!valid_all[i]);
+            if (i >= C) assert(!valid_all[i] && !w_mask[i]);
         for (i = 0; i < C; i = i + 1)
-            for (j = i + 1; j < C; j = j + 1)
+            for (j = i + 1; j < C; j = j + 1) begin
                 assert(!(mv[i] && mv[j] && mt[20*i +: 20] == mt[20*j +: 20]));
+                assert(!(valid_all[i] && valid_all[j] && bank_tag[i] == bank_tag[j]));
+            end
         for (i = 0; i < C; i = i + 1) begin
-            assert(valid_all[i] == mv[i]);
-            if (mv[i]) assert(bank_tag[i] == mt[20*i +: 20]);
+            assert((valid_all[i] || w_mask[i]) == mv[i]);
+            if (mv[i]) assert((w_mask[i] ? w_tag : bank_tag[i]) == mt[20*i +: 20]);
             if (i >= capacity) assert(!mv[i]);
         end
         assert(qn == {1'b0, obs_a_valid_q} + {1'b0, obs_m_valid_q} + {1'b0, obs_b_valid_q});
@@ -185,6 +190,7 @@ module provoking_vertex_cache_props(
         if (obs_m_valid_q) assert({obs_m_cur_hi, obs_m_cur_lo} == m_model_match);
         if (obs_m_valid_q && obs_b_valid_q) assert(obs_m_same_b_q == (m_tag == b_tag));
         if (obs_a_valid_q && obs_b_valid_q) assert(obs_a_same_b_q == (a_tag == b_tag));
+        if (obs_a_valid_q && w_mask != 64'd0) assert(obs_a_same_w_q == (a_tag == w_tag));
         assert(rn == {1'b0, obs_r_valid_q} + {1'b0, obs_s_valid_q});
         if (obs_s_valid_q) assert(obs_r_valid_q && obs_s_result_q == unit_layout(rq1));
     end

@@ -5,8 +5,10 @@
 //! (combinational) has bit i set when entry i is valid and holds the probed tag. At the clock
 //! edge, every entry whose bit is set in `write_mask` (one-hot: the parent keeps its allocation
 //! pointer one-hot, so an entry's write enable is one bit) becomes valid with the written tag,
-//! and every entry whose bit is set in `invalidate` becomes invalid (a write to the same entry
-//! wins); `reset` invalidates all.
+//! and every entry whose bit is set in `invalidate` becomes invalid (an invalidation of the
+//! entry being written wins: the parent writes an allocation one cycle after deciding it and
+//! invalidates in the cycle it decides, so the invalidation is the later decision); `reset`
+//! invalidates all.
 //!
 //! Ports: `clock`, `reset`; `probe_vertex`, `probe_viewport`, `probe_match` (32 bits);
 //! `write_mask` (32 bits), `write_vertex`, `write_viewport`; `invalidate` (32 bits).
@@ -65,13 +67,16 @@ impl Logic for CacheBank {
             self.valid[i].clock.next = self.clock.val();
             self.tag_vertex[i].clock.next = self.clock.val();
             self.tag_viewport[i].clock.next = self.clock.val();
-            self.valid[i].d.next = self.valid[i].q.val() & !self.invalidate.val().get_bit(i);
+            self.valid[i].d.next = self.valid[i].q.val();
             self.tag_vertex[i].d.next = self.tag_vertex[i].q.val();
             self.tag_viewport[i].d.next = self.tag_viewport[i].q.val();
             if self.write_mask.val().get_bit(i) {
                 self.valid[i].d.next = true;
                 self.tag_vertex[i].d.next = self.write_vertex.val();
                 self.tag_viewport[i].d.next = self.write_viewport.val();
+            }
+            if self.invalidate.val().get_bit(i) {
+                self.valid[i].d.next = false;
             }
             if self.reset.val() {
                 self.valid[i].d.next = false;

@@ -29,17 +29,21 @@
 //! Timing: four stages, one lookup per cycle, a result four cycles after its lookup is taken
 //! (Latency: 4, unchanged by the PA-6 timing work). Stage A holds the lookup and compares its
 //! tag with all 64 entries; the raw match vector is registered into stage M together with the
-//! commit stage B made in that cycle (which the entries did not show yet) as two masks, the
-//! entries to keep and those to add, so that M applies it entry by entry with no select shared
-//! by all 64. M then applies the one B makes in M's cycle, as it moves on to B: for the
+//! two commits the entries did not show yet, as two masks, the entries to keep and those to
+//! add, so that M applies them entry by entry with no select shared by all 64: B's commit of
+//! that cycle, and B's allocation of the cycle before, whose tag is written into its entry one
+//! cycle after the decision (`w_*`: A's own tag gains that entry, another tag loses it; its
+//! invalidation is already in the entries, and the bank lets an invalidation win over that
+//! cycle's write). M then applies the one B makes in M's cycle, as it moves on to B: for the
 //! committing lookup's own tag, the entry its result names (its hit, or the entry it
 //! allocates; none after a provoking lookup that cannot allocate); for another tag, the
 //! matches less the entry its allocation overwrites (invalidation only concerns its own tag).
 //! Whether A's and M's tags are B's is registered a cycle ahead: every pair of stages that can
 //! meet next cycle is compared from registers (the lookup at the input with M and B, A with M
-//! and B, M with B) and the stages' moves select one, so no compare waits for a handshake. A
-//! lookup therefore sees every earlier commit: those before its compare in the
-//! entries, the two after it in the corrections. M also registers whether the vector is
+//! and B, M with B) and the stages' moves select one, so no compare waits for a handshake;
+//! whether A's tag is the pending write's is the same compares a cycle later. A lookup
+//! therefore sees every earlier commit: those written before its compare in the entries, the
+//! pending one and the two after it in the corrections. M also registers whether the vector is
 //! non-zero as two ORs per group of eight entries (eight groups), the matches other than at
 //! the pointer and the match at the pointer, beside whether B allocates now (overwriting the
 //! entry at the pointer) and, for B's own tag, whether its commit left an entry, so that no
@@ -47,9 +51,9 @@
 //! `b_found` and its allocation decision (allocate = provoking or not found, the capacity
 //! valid) are each a function of registers loaded with it (the 16 group bits, three LUT
 //! levels). The pointer's wrap compares it with a register of `capacity - 1`, beside its
-//! increment. B writes the tag through a one-hot
-//! copy of the allocation pointer (an entry's write enable is one AND), invalidates, advances
-//! the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
+//! increment. B registers its allocation as a one-hot mask (from a one-hot copy of the
+//! pointer) beside its tag, written into the entries next cycle (an entry's write enable is a
+//! register), invalidates, advances the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
 //! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
 //! lets B commit whenever it is empty (a registered condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
@@ -183,9 +187,19 @@ pub struct ProvokingVertexCache {
     /// The allocation pointer and the entry after it (precomputed).
     alloc_ptr: DFF<Bits<SLOT_BITS>>,
     alloc_next: DFF<Bits<SLOT_BITS>>,
-    /// `alloc_ptr` one-hot, per bank (an entry's write enable is one AND).
+    /// `alloc_ptr` one-hot, per bank (the allocation mask is one AND per entry).
     alloc_onehot_lo: DFF<Bits<BANK_ENTRIES>>,
     alloc_onehot_hi: DFF<Bits<BANK_ENTRIES>>,
+    /// Stage B's allocation of last cycle, written into the entries now: one cycle after the
+    /// decision and from registers, so that the decision does not reach the 64 entries' write
+    /// enables and B's tag register does not drive their write data. The entry (one-hot, 0
+    /// when nothing was allocated) and B's tag of last cycle.
+    w_mask_lo: DFF<Bits<BANK_ENTRIES>>,
+    w_mask_hi: DFF<Bits<BANK_ENTRIES>>,
+    w_vertex: DFF<Bits<VERTEX_BITS>>,
+    w_viewport: DFF<Bits<VIEWPORT_BITS>>,
+    /// Stage A's tag is the one `w_*` writes (B's tag of last cycle), registered a cycle ahead.
+    a_same_w: DFF<Bit>,
     /// Stage B allocates now (it commits, misses or is provoking, and the capacity is valid).
     alloc_now: Signal<Local, Bit>,
     alloc_after_next: Signal<Local, Bits<SLOT_BITS>>,
@@ -303,6 +317,11 @@ impl Default for ProvokingVertexCache {
             alloc_next: Default::default(),
             alloc_onehot_lo: Default::default(),
             alloc_onehot_hi: Default::default(),
+            w_mask_lo: Default::default(),
+            w_mask_hi: Default::default(),
+            w_vertex: Default::default(),
+            w_viewport: Default::default(),
+            a_same_w: Default::default(),
             alloc_now: Default::default(),
             alloc_after_next: Default::default(),
             r_advance: Default::default(),
@@ -374,6 +393,11 @@ impl Logic for ProvokingVertexCache {
             alloc_next,
             alloc_onehot_lo,
             alloc_onehot_hi,
+            w_mask_lo,
+            w_mask_hi,
+            w_vertex,
+            w_viewport,
+            a_same_w,
             a_same_b,
             m_same_b
         );
@@ -474,12 +498,18 @@ impl Logic for ProvokingVertexCache {
             self.invalid_mask_lo.next = self.b_match_lo.q.val();
             self.invalid_mask_hi.next = self.b_match_hi.q.val();
         }
-        self.bank_lo.write_mask.next = self.alloc_mask_lo.val();
-        self.bank_hi.write_mask.next = self.alloc_mask_hi.val();
-        self.bank_lo.write_vertex.next = self.b_vertex.q.val();
-        self.bank_hi.write_vertex.next = self.b_vertex.q.val();
-        self.bank_lo.write_viewport.next = self.b_viewport.q.val();
-        self.bank_hi.write_viewport.next = self.b_viewport.q.val();
+        // The allocation is written into its entry next cycle (`w_*`); the invalidation now
+        // (the bank lets it win over that cycle's write: it is the later decision).
+        self.w_mask_lo.d.next = self.alloc_mask_lo.val();
+        self.w_mask_hi.d.next = self.alloc_mask_hi.val();
+        self.w_vertex.d.next = self.b_vertex.q.val();
+        self.w_viewport.d.next = self.b_viewport.q.val();
+        self.bank_lo.write_mask.next = self.w_mask_lo.q.val();
+        self.bank_hi.write_mask.next = self.w_mask_hi.q.val();
+        self.bank_lo.write_vertex.next = self.w_vertex.q.val();
+        self.bank_hi.write_vertex.next = self.w_vertex.q.val();
+        self.bank_lo.write_viewport.next = self.w_viewport.q.val();
+        self.bank_hi.write_viewport.next = self.w_viewport.q.val();
         self.bank_lo.invalidate.next = self.invalid_mask_lo.val();
         self.bank_hi.invalidate.next = self.invalid_mask_hi.val();
         // The pointer: wraps at capacity.
@@ -599,10 +629,19 @@ impl Logic for ProvokingVertexCache {
             self.m_provoking.d.next = self.a_provoking.q.val();
             self.m_raw_lo.d.next = self.bank_lo.probe_match.val();
             self.m_raw_hi.d.next = self.bank_hi.probe_match.val();
-            self.p_keep_lo.d.next = !self.alloc_mask_lo.val();
-            self.p_keep_hi.d.next = !self.alloc_mask_hi.val();
+            // Last cycle's commit (its write pending in `w_*`; its invalidation is in the
+            // entries): A's own tag gains the written entry, another tag loses it. Then this
+            // cycle's: another tag loses the entry B allocates now.
+            self.p_keep_lo.d.next = !self.alloc_mask_lo.val() & !self.w_mask_lo.q.val();
+            self.p_keep_hi.d.next = !self.alloc_mask_hi.val() & !self.w_mask_hi.q.val();
             self.p_add_lo.d.next = bits::<BANK_ENTRIES>(0);
             self.p_add_hi.d.next = bits::<BANK_ENTRIES>(0);
+            if self.a_same_w.q.val() {
+                self.p_keep_lo.d.next = !self.alloc_mask_lo.val();
+                self.p_keep_hi.d.next = !self.alloc_mask_hi.val();
+                self.p_add_lo.d.next = self.w_mask_lo.q.val() & !self.alloc_mask_lo.val();
+                self.p_add_hi.d.next = self.w_mask_hi.q.val() & !self.alloc_mask_hi.val();
+            }
             if self.same_tag.val() & self.b_commit.val() {
                 self.p_keep_lo.d.next = bits::<BANK_ENTRIES>(0);
                 self.p_keep_hi.d.next = bits::<BANK_ENTRIES>(0);
@@ -637,6 +676,10 @@ impl Logic for ProvokingVertexCache {
                 self.a_same_b.d.next = self.tag_lm.val();
             }
         }
+        self.a_same_w.d.next = self.tag_ab.val();
+        if self.a_free.val() {
+            self.a_same_w.d.next = self.tag_lb.val();
+        }
         self.m_same_b.d.next = self.tag_mb.val();
         if self.m_free.val() {
             self.m_same_b.d.next = self.tag_ab.val();
@@ -664,6 +707,8 @@ impl Logic for ProvokingVertexCache {
             }
             self.alloc_onehot_lo.d.next = bits::<BANK_ENTRIES>(1);
             self.alloc_onehot_hi.d.next = bits::<BANK_ENTRIES>(0);
+            self.w_mask_lo.d.next = bits::<BANK_ENTRIES>(0);
+            self.w_mask_hi.d.next = bits::<BANK_ENTRIES>(0);
         }
     }
 }

@@ -102,7 +102,8 @@ fn viewport_multicast() -> FormalCheck {
 /// assumed constant). Every entry is the same logic and the FIFO pointer wraps at `capacity`, so
 /// 4 entries have every case (hit, miss, provoking with and without a shared entry, the pointer
 /// on the matched entry, the wrap); entries 4..63 are proved never valid. On ABC, k = 2: the
-/// helper invariants tie the entries and the pointer to the props' model, the lookups in stages
+/// helper invariants tie the entries (with the allocation written one cycle after its decision
+/// applied) and the pointer to the props' model, the lookups in stages
 /// A, M and B to its queue of lookups, B's match vector, found and allocation decision and M's
 /// current matches to the entries, and the two result slots to its queue of results. The
 /// mutants' BMC runs to 14 steps: three lookups allocate and a fourth wraps (step 7). The
