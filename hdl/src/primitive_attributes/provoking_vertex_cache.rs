@@ -53,9 +53,10 @@
 //! levels). The pointer's wrap compares it with a register of `capacity - 1`, beside its
 //! increment. B registers its allocation as a one-hot mask (from a one-hot copy of the
 //! pointer) beside its tag, written into the entries next cycle (an entry's write enable is a
-//! register), invalidates, advances the pointer and registers the result. Matches are one-hot by the invariant, so the slot is
-//! an OR-encode. Back-pressure on the result stalls the stages behind it; a second result slot
-//! lets B commit whenever it is empty (a registered condition).
+//! register), invalidates, advances the pointer and registers the result. Matches are one-hot
+//! by the invariant, so the slot is an OR-encode. Back-pressure on the result stalls the
+//! stages behind it; a second result slot lets B commit whenever it is empty (a registered
+//! condition).
 use super::cache_bank::{CacheBank, BANK_ENTRIES};
 use super::item::*;
 use rust_hdl::prelude::*;
