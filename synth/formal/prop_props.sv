@@ -15,7 +15,7 @@
 // arrive (N free). Items of tile T are primitives and tiled barriers with tile T (a non-tiled
 // barrier's tile field is unused). Stated on the ports; both are proved by k-induction with
 // helper invariants over the unit's registers (the observed wires below).
-// observe: tile_flags$*$q nontiled_flag$q pending_set_valid$q pending_set_tile$q arr_valid$*$q arr_item$*$q arr_tile$*$q arr_byte$*$q arr_mask$*$q arr_stage_tile$*$q arr_relhit$*$q arr_pendhit$*$q arr_prev_relhit$*$q arr_prev_pendhit$*$q rel_valid$q rel_tiled$q rel_tile$q stage_valid$q stage_item$q stage_tile$q stage_flag$q stage_relhit$q stage_pendhit$q stage_free$q stage_stop$q hold_kind$*$q hold_prim$*$q hold_valid$*$q hold_tile$*$q hold_blocked$*$q hold_is_nontiled$*$q slot_relhit$*$q slot_pendhit$*$q hold_head_onehot$q hold_tail_onehot$q head_item$q head_go$q hold_count$q hold_empty$q hold_one$q hold_many$q hold_full$q hold_nontiled$q nontiled_one$q nontiled_many$q out_valid_reg$q arr_hold_match0$*$q arr_hold_match1$*$q arr_queued$*$q stage_queued$q
+// observe: tile_flags$*$q nontiled_flag$q pending_set_valid$q pending_set_tile$q arr_valid$*$q arr_item$*$q arr_tile$*$q arr_byte$*$q arr_mask$*$q arr_sel$*$q arr_stage_tile$*$q arr_relhit$*$q arr_pendhit$*$q arr_prev_relhit$*$q arr_prev_pendhit$*$q rel_valid$q rel_tiled$q rel_tile$q stage_valid$q stage_item$q stage_tile$q stage_flag$q stage_relhit$q stage_pendhit$q stage_free$q stage_stop$q hold_kind$*$q hold_prim$*$q hold_valid$*$q hold_tile$*$q hold_blocked$*$q hold_is_nontiled$*$q slot_relhit$*$q slot_pendhit$*$q hold_head_onehot$q hold_tail_onehot$q head_item$q head_go$q hold_count$q hold_empty$q hold_one$q hold_many$q hold_full$q hold_nontiled$q nontiled_one$q nontiled_many$q out_valid_reg$q arr_hold_match0$*$q arr_hold_match1$*$q arr_queued$*$q stage_queued$q
 `default_nettype none
 module prop_props(
     input wire clock,
@@ -187,6 +187,7 @@ module prop_props(
         always @(*) if (past_valid) begin
             assert(at == ai[25:18]);
             assert(obs_arr_mask_q_all[8*gi +: 8] == (8'd1 << at[2:0]));
+            assert(obs_arr_sel_q_all[32*gi +: 32] == (32'd1 << at[7:3]));
             if (av) assert(obs_arr_stage_tile_q_all[gi] == (at == obs_stage_tile_q));
 `ifdef P_NO_EARLY
             if (av && at == T) begin

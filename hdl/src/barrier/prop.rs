@@ -43,7 +43,9 @@
 //! - an arriving item first waits in one of two arrival slots (a shift queue whose head is
 //!   always slot 0 and whose `in_ready` is a register) with the flag byte that holds its
 //!   tile's flag (reloaded every cycle from the stored words, so it is the stored byte of one
-//!   cycle ago; a byte, not the 32-bit word, so that its bit is two LUT levels) and two bits
+//!   cycle ago; a byte, not the 32-bit word, so that its bit is two LUT levels; picked by a
+//!   one-hot register of the byte's position, `arr_sel`, as an AND-OR over the 32 bytes, not
+//!   by compares of the tile's bits, which make a chain of 32 multiplexers) and two bits
 //!   registered from last cycle's state: an older item of its tile is queued (an item that
 //!   has left the queue since still counts, which only sends the new item through the
 //!   queue) and its tile is the staged item's; as it enters the stage its flag is the word's
@@ -105,6 +107,9 @@ pub struct Prop {
     arr_tile: [DFF<Bits<TILE_BITS>>; ARRIVAL_SLOTS],
     arr_byte: [DFF<Bits<8>>; ARRIVAL_SLOTS],
     arr_mask: [DFF<Bits<8>>; ARRIVAL_SLOTS],
+    /// The slot's flag byte as a one-hot select over the 32 bytes of the flag words (bit
+    /// `4 * word + byte`), so that the byte is an AND-OR, not a chain of 32 multiplexers.
+    arr_sel: [DFF<Bits<32>>; ARRIVAL_SLOTS],
     /// The input goes into slot 0 (empty, or its item leaves now) or slot 1; slot 1's item
     /// moves up when slot 0's leaves.
     arr_load_head: Signal<Local, Bit>,
@@ -152,6 +157,7 @@ pub struct Prop {
     arr_head_nontiled: Signal<Local, Bit>,
     arr_head_queued_if_queues: Signal<Local, Bit>,
     in_mask: Signal<Local, Bits<8>>,
+    in_sel: Signal<Local, Bits<32>>,
     in_relhit: Signal<Local, Bit>,
     in_pendhit: Signal<Local, Bit>,
     in_prev_relhit: Signal<Local, Bit>,
@@ -333,6 +339,7 @@ impl Default for Prop {
             arr_tile: std::array::from_fn(|_| Default::default()),
             arr_byte: std::array::from_fn(|_| Default::default()),
             arr_mask: std::array::from_fn(|_| Default::default()),
+            arr_sel: std::array::from_fn(|_| Default::default()),
             arr_load_head: Default::default(),
             arr_load_second: Default::default(),
             arr_move: Default::default(),
@@ -369,6 +376,7 @@ impl Default for Prop {
             arr_head_nontiled: Default::default(),
             arr_head_queued_if_queues: Default::default(),
             in_mask: Default::default(),
+            in_sel: Default::default(),
             in_relhit: Default::default(),
             in_pendhit: Default::default(),
             in_prev_relhit: Default::default(),
@@ -561,6 +569,8 @@ impl Logic for Prop {
             self.arr_stage_tile[k].clock.next = self.clock.val();
             self.arr_mask[k].clock.next = self.clock.val();
             self.arr_mask[k].d.next = self.arr_mask[k].q.val();
+            self.arr_sel[k].clock.next = self.clock.val();
+            self.arr_sel[k].d.next = self.arr_sel[k].q.val();
             self.arr_relhit[k].clock.next = self.clock.val();
             self.arr_pendhit[k].clock.next = self.clock.val();
             self.arr_prev_relhit[k].clock.next = self.clock.val();
@@ -842,6 +852,9 @@ impl Logic for Prop {
         // the barrier flag written in that cycle are its `arr_prev_*` hits.
         self.in_tile.next = self.in_item.val().tile;
         self.in_mask.next = bits::<8>(1) << self.in_tile.val().get_bits::<3>(0);
+        self.in_sel.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(3);
+        // The input's byte by its tile's bits (the input is a register, and a select tree
+        // from it is shorter than the decode and the AND-OR the arrival slots use).
         self.in_flag_byte.next = bits::<8>(0);
         for w in 0..FLAG_WORDS {
             if self.in_tile.val().get_bits::<3>(5) == self.word_index[w].val() {
@@ -898,18 +911,10 @@ impl Logic for Prop {
         for k in 0..ARRIVAL_SLOTS {
             self.arr_refresh[k].next = bits::<8>(0);
             for w in 0..FLAG_WORDS {
-                if self.arr_tile[k].q.val().get_bits::<3>(5) == self.word_index[w].val() {
-                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[0].val() {
-                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(0);
-                    }
-                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[1].val() {
-                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(8);
-                    }
-                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[2].val() {
-                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(16);
-                    }
-                    if self.arr_tile[k].q.val().get_bits::<2>(3) == self.byte_index[3].val() {
-                        self.arr_refresh[k].next = self.tile_flags[w].q.val().get_bits::<8>(24);
+                for b in 0..4 {
+                    if self.arr_sel[k].q.val().get_bit(4 * w + b) {
+                        self.arr_refresh[k].next = self.arr_refresh[k].val()
+                            | self.tile_flags[w].q.val().get_bits::<8>(8 * b);
                     }
                 }
             }
@@ -968,6 +973,7 @@ impl Logic for Prop {
             self.arr_item[1].d.next = self.in_item.val();
             self.arr_tile[1].d.next = self.in_tile.val();
             self.arr_mask[1].d.next = self.in_mask.val();
+            self.arr_sel[1].d.next = self.in_sel.val();
             self.arr_byte[1].d.next = self.in_flag_byte.val();
             self.arr_queued[1].d.next = self.in_queued_new.val();
             self.arr_stage_tile[1].d.next = self.in_stage_tile_new.val();
@@ -986,6 +992,7 @@ impl Logic for Prop {
                 self.arr_item[0].d.next = self.arr_item[1].q.val();
                 self.arr_tile[0].d.next = self.arr_tile[1].q.val();
                 self.arr_mask[0].d.next = self.arr_mask[1].q.val();
+                self.arr_sel[0].d.next = self.arr_sel[1].q.val();
                 self.arr_byte[0].d.next = self.arr_refresh[1].val();
                 self.arr_queued[0].d.next = self.arr_queued_next[1].val();
                 self.arr_stage_tile[0].d.next = self.arr_stage_tile_next[1].val();
@@ -1000,6 +1007,7 @@ impl Logic for Prop {
                 self.arr_item[0].d.next = self.in_item.val();
                 self.arr_tile[0].d.next = self.in_tile.val();
                 self.arr_mask[0].d.next = self.in_mask.val();
+                self.arr_sel[0].d.next = self.in_sel.val();
                 self.arr_byte[0].d.next = self.in_flag_byte.val();
                 self.arr_queued[0].d.next = self.in_queued_new.val();
                 self.arr_stage_tile[0].d.next = self.in_stage_tile_new.val();
