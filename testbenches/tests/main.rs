@@ -22,6 +22,7 @@ mod engines;
 mod formal;
 mod front_end_monitor;
 mod gp_fifo;
+mod kept_dff;
 mod msg_formats;
 mod order_sequencer;
 mod pa_bench;

@@ -69,6 +69,7 @@
 //! flag at the end of t+1 and lets a held item leave in t+2 (at the output in t+3);
 //! `violation` shows three cycles after the release or end marker that causes it.
 use super::item::*;
+use crate::widgets::kept_dff::KeptDff;
 use rust_hdl::prelude::*;
 
 /// Slots of the hold queue.
@@ -170,10 +171,12 @@ pub struct Prop {
     chk_mask: DFF<Bits<32>>,
     chk_nontiled_flag: DFF<Bit>,
     chk_end: DFF<Bit>,
-    /// The release input, registered.
-    rel_valid: DFF<Bit>,
-    rel_tiled: DFF<Bit>,
-    rel_tile: DFF<Bits<TILE_BITS>>,
+    /// The release input, registered in flip-flops of this PROP's own ([`KeptDff`]: every PROP
+    /// of a cluster registers the same release, and Yosys would otherwise make the copies one
+    /// register driving every PROP's logic across the chip).
+    rel_valid: KeptDff<Bit>,
+    rel_tiled: KeptDff<Bit>,
+    rel_tile: KeptDff<Bits<TILE_BITS>>,
     /// A tiled release at the input (its hits are registered beside `rel_*`).
     release_in_tiled: Signal<Local, Bit>,
     /// The input stage: the item being decided, its tile's flag and whether an older item of

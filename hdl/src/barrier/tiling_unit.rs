@@ -44,6 +44,10 @@
 //! Latency: an entry is linked into its tile's list over three cycles after it is binned (its
 //! old tail's next pointer is written from registers in the third), so `idle` rises one cycle
 //! later after the last entry than before session 17; the output and flush timing is as above.
+//! Its tile's `tile_nonempty` flag is set one cycle after it is binned, from registers
+//! (`set_word`, `set_mask`); the two readers that could see the flag still pending correct for
+//! it: the input stage (`stage_hit`: the staged tile is the one binned in this cycle or the
+//! last) and the walk's first word at the start of a flush.
 //!
 //! Storage per entry: its primitive (`entry_prim`) and, beside the pointer to it (its list's
 //! head word, or its previous entry's next word), its epoch, so the walk knows whether an entry
@@ -150,6 +154,18 @@ pub struct TilingUnit {
     /// The staged tile's word of `tile_nonempty` and its bit in it.
     stage_word: DFF<Bits<32>>,
     stage_mask: DFF<Bits<32>>,
+    /// The staged tile's list got its first entry after `stage_word` was read: the entry binned
+    /// as the item was staged, or the one binned the cycle before (its flag was still pending).
+    stage_hit: DFF<Bit>,
+    /// The entry binned in the last cycle sets its `tile_nonempty` bit now, one cycle after the
+    /// binning decision, from registers (its word one-hot, its bit, its tile for the input
+    /// stage's check), so the decision reaches these registers and not the 256 flags' enables.
+    set_word: DFF<Bits<FLAG_WORDS>>,
+    set_mask: DFF<Bits<32>>,
+    set_valid: DFF<Bit>,
+    set_tile: DFF<Bits<TILE_BITS>>,
+    in_take_hit: Signal<Local, Bit>,
+    in_set_hit: Signal<Local, Bit>,
     stage_first: Signal<Local, Bit>,
     load_input: Signal<Local, Bit>,
     in_tile: Signal<Local, Bits<TILE_BITS>>,
@@ -204,9 +220,8 @@ pub struct TilingUnit {
     entry_read_address: Signal<Local, Bits<ENTRY_BITS>>,
     clear_walk_bit: Signal<Local, Bit>,
     /// The walk tile's `tile_nonempty` bit is cleared one cycle after the walk decides it
-    /// (the decision fans out to one flip-flop here instead of 256): its word and bit.
-    clear_pending: DFF<Bit>,
-    clear_group: DFF<Bits<3>>,
+    /// (the decision fans out to these flip-flops instead of 256): its word (one-hot) and bit.
+    clear_word: DFF<Bits<FLAG_WORDS>>,
     clear_mask: DFF<Bits<32>>,
     /// The walk tile's head is rewritten (the rest of its list waits for a later round) one
     /// cycle after the walk decides it, from `walk_tile` and `cursor` (unchanged by then).
@@ -291,6 +306,13 @@ impl Default for TilingUnit {
             stage_tile: Default::default(),
             stage_word: Default::default(),
             stage_mask: Default::default(),
+            stage_hit: Default::default(),
+            set_word: Default::default(),
+            set_mask: Default::default(),
+            set_valid: Default::default(),
+            set_tile: Default::default(),
+            in_take_hit: Default::default(),
+            in_set_hit: Default::default(),
             stage_first: Default::default(),
             load_input: Default::default(),
             in_tile: Default::default(),
@@ -328,8 +350,7 @@ impl Default for TilingUnit {
             emit_taken: Default::default(),
             entry_read_address: Default::default(),
             clear_walk_bit: Default::default(),
-            clear_pending: Default::default(),
-            clear_group: Default::default(),
+            clear_word: Default::default(),
             clear_mask: Default::default(),
             head_write_pending: Default::default(),
             flush_done: Default::default(),
@@ -398,8 +419,12 @@ impl Logic for TilingUnit {
             stage_tile,
             stage_word,
             stage_mask,
-            clear_pending,
-            clear_group,
+            stage_hit,
+            set_word,
+            set_mask,
+            set_valid,
+            set_tile,
+            clear_word,
             clear_mask,
             head_write_pending,
             walk_next_group,
@@ -458,7 +483,8 @@ impl Logic for TilingUnit {
                 self.in_nonempty_word.next = self.tile_nonempty[w].q.val();
             }
         }
-        self.stage_first.next = !(self.stage_word.q.val() & self.stage_mask.q.val()).any();
+        self.stage_first.next =
+            !(self.stage_word.q.val() & self.stage_mask.q.val()).any() & !self.stage_hit.q.val();
         self.take_input.next =
             self.stage_valid.q.val() & (self.state.q.val() == self.st_accept.val());
         self.take_prim.next =
@@ -470,17 +496,24 @@ impl Logic for TilingUnit {
             self.bin_count_plus1.d.next = self.bin_count_plus2.q.val();
             self.bin_count_plus2.d.next = self.bin_count_plus2.q.val() + bits::<9>(1);
             self.link_valid.d.next = true;
-            for w in 0..FLAG_WORDS {
-                if self.stage_tile.q.val().get_bits::<3>(5) == self.word_index[w].val() {
-                    self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() | self.stage_mask.q.val();
-                }
-            }
             if self.bin_last.q.val() {
                 self.state.d.next = self.st_flush_start.val();
                 self.flush_reason_reg.d.next = self.reason_threshold.val();
             }
         }
+        // The binned entry's flag, set in the next cycle.
+        self.set_valid.d.next = self.take_prim.val();
+        self.set_tile.d.next = self.stage_tile.q.val();
+        self.set_mask.d.next = self.stage_mask.q.val();
+        self.set_word.d.next = bits::<FLAG_WORDS>(0);
+        if self.take_prim.val() {
+            self.set_word.d.next = bits::<FLAG_WORDS>(1)
+                << bit_cast::<FLAG_WORDS, 3>(self.stage_tile.q.val().get_bits::<3>(5));
+        }
+        self.in_take_hit.next =
+            self.take_prim.val() & (self.stage_tile.q.val() == self.in_tile.val());
+        self.in_set_hit.next =
+            self.set_valid.q.val() & (self.set_tile.q.val() == self.in_tile.val());
         // The input stage: load the next item as this one is taken.
         self.load_input.next =
             self.in_valid.val() & (!self.stage_valid.q.val() | self.take_input.val());
@@ -490,12 +523,8 @@ impl Logic for TilingUnit {
             self.stage_tile.d.next = self.in_tile.val();
             self.stage_mask.d.next = bits::<32>(1) << self.in_tile.val().get_bits::<5>(0);
             self.stage_word.d.next = self.in_nonempty_word.val();
-            // The entry binned now sets its bit in the same word.
-            if self.take_prim.val()
-                & (self.stage_tile.q.val().get_bits::<3>(5) == self.in_tile.val().get_bits::<3>(5))
-            {
-                self.stage_word.d.next = self.in_nonempty_word.val() | self.stage_mask.q.val();
-            }
+            // The flags read now miss the entry binned now and the one binned last cycle.
+            self.stage_hit.d.next = self.in_take_hit.val() | self.in_set_hit.val();
         } else if self.take_input.val() {
             self.stage_valid.d.next = false;
         }
@@ -573,6 +602,10 @@ impl Logic for TilingUnit {
             self.walk_tile.d.next = bits::<TILE_BITS>(0);
             self.walk_next_group.d.next = bits::<3>(1);
             self.walk_word.d.next = self.tile_nonempty[0].q.val();
+            // The flag of the entry binned last cycle (the one that filled the bin).
+            if self.set_word.q.val().get_bit(0) {
+                self.walk_word.d.next = self.tile_nonempty[0].q.val() | self.set_mask.q.val();
+            }
             self.at_last_tile.d.next = !self.last_tile.val().any();
             self.last_round.d.next = self.rounds.val() == bits::<8>(1);
             self.barrier_round.d.next = self.epochs.q.val().any();
@@ -694,7 +727,7 @@ impl Logic for TilingUnit {
                 self.walk_next_group.d.next = bits::<3>(1);
                 self.walk_word.d.next = self.tile_nonempty[0].q.val();
                 // A clear still pending in word 0 (the walk tile's, decided last cycle).
-                if self.clear_pending.q.val() & !self.clear_group.q.val().any() {
+                if self.clear_word.q.val().get_bit(0) {
                     self.walk_word.d.next =
                         self.tile_nonempty[0].q.val() & !self.clear_mask.q.val();
                 }
@@ -724,20 +757,28 @@ impl Logic for TilingUnit {
                 self.epochs.d.next = bits::<8>(0);
                 // Every list is empty again: the staged item's tile too.
                 self.stage_word.d.next = bits::<32>(0);
+                self.stage_hit.d.next = false;
             }
         }
         if self.clear_walk_bit.val() {
             self.walk_word.d.next = self.walk_word.q.val() & !bits::<32>(1);
         }
-        self.clear_pending.d.next = self.clear_walk_bit.val();
-        self.clear_group.d.next = self.walk_tile.q.val().get_bits::<3>(5);
+        self.clear_word.d.next = bits::<FLAG_WORDS>(0);
+        if self.clear_walk_bit.val() {
+            self.clear_word.d.next = bits::<FLAG_WORDS>(1)
+                << bit_cast::<FLAG_WORDS, 3>(self.walk_tile.q.val().get_bits::<3>(5));
+        }
         self.clear_mask.d.next = self.walk_mask.val();
-        if self.clear_pending.q.val() {
-            for w in 0..FLAG_WORDS {
-                if self.clear_group.q.val() == self.word_index[w].val() {
-                    self.tile_nonempty[w].d.next =
-                        self.tile_nonempty[w].q.val() & !self.clear_mask.q.val();
-                }
+        // A word's flags: the pending set and clear (never in the same cycle: an entry is binned
+        // only while the unit accepts, a flag is cleared only by the walk).
+        for w in 0..FLAG_WORDS {
+            if self.set_word.q.val().get_bit(w) {
+                self.tile_nonempty[w].d.next =
+                    self.tile_nonempty[w].q.val() | self.set_mask.q.val();
+            }
+            if self.clear_word.q.val().get_bit(w) {
+                self.tile_nonempty[w].d.next =
+                    self.tile_nonempty[w].q.val() & !self.clear_mask.q.val();
             }
         }
         // Every list is empty again at the end of a flush: the flags are zeroed in every cycle
@@ -753,9 +794,13 @@ impl Logic for TilingUnit {
         if self.out_ready.val() {
             self.out_valid_reg.d.next = false;
         }
+        // The output register takes the item whenever it is free or leaves (also with no item
+        // to emit: its valid bit is then low), so its enable waits for no state decision.
+        if self.emit_taken.val() {
+            self.out_item_reg.d.next = self.emit_item.val();
+        }
         if self.emit_valid.val() & self.emit_taken.val() {
             self.out_valid_reg.d.next = true;
-            self.out_item_reg.d.next = self.emit_item.val();
         }
         self.out_valid.next = self.out_valid_reg.q.val();
         self.out_item.next = self.out_item_reg.q.val();
@@ -795,7 +840,10 @@ impl Logic for TilingUnit {
             self.flush_reason_reg.d.next = bits::<2>(0);
             self.link_valid.d.next = false;
             self.next_link_valid.d.next = false;
-            self.clear_pending.d.next = false;
+            self.clear_word.d.next = bits::<FLAG_WORDS>(0);
+            self.set_word.d.next = bits::<FLAG_WORDS>(0);
+            self.set_valid.d.next = false;
+            self.stage_hit.d.next = false;
             self.head_write_pending.d.next = false;
             self.out_valid_reg.d.next = false;
             self.stage_valid.d.next = false;
