@@ -4,54 +4,50 @@
 use ppu_hdl::widgets::kept_dff::KeptDff;
 use ppu_sim::eda;
 use ppu_sim::eda::export::verilog_of;
+use ppu_sim::eda::synth;
 use ppu_sim::harness::Harness;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 
-/// Two `KeptDff` copies of one input, as two blocks of a cluster register one broadcast.
-#[derive(LogicBlock, Default)]
-struct KeptPair {
-    clock: Signal<In, Clock>,
-    a: Signal<In, Bits<8>>,
-    x: Signal<Out, Bits<8>>,
-    y: Signal<Out, Bits<8>>,
-    first: KeptDff<Bits<8>>,
-    second: KeptDff<Bits<8>>,
+/// A block whose two registers of type `$reg` both register the input `a`, as two blocks of a
+/// cluster register one broadcast.
+macro_rules! register_pair {
+    ($(#[$doc:meta])* $name:ident, $reg:ty) => {
+        $(#[$doc])*
+        #[derive(LogicBlock, Default)]
+        struct $name {
+            clock: Signal<In, Clock>,
+            a: Signal<In, Bits<8>>,
+            x: Signal<Out, Bits<8>>,
+            y: Signal<Out, Bits<8>>,
+            first: $reg,
+            second: $reg,
+        }
+
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(self, clock, first, second);
+                self.first.d.next = self.a.val();
+                self.second.d.next = self.a.val();
+                self.x.next = self.first.q.val();
+                self.y.next = self.second.q.val();
+            }
+        }
+    };
 }
 
-impl Logic for KeptPair {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, first, second);
-        self.first.d.next = self.a.val();
-        self.second.d.next = self.a.val();
-        self.x.next = self.first.q.val();
-        self.y.next = self.second.q.val();
-    }
-}
-
-/// The same with rust-hdl's `DFF`.
-#[derive(LogicBlock, Default)]
-struct PlainPair {
-    clock: Signal<In, Clock>,
-    a: Signal<In, Bits<8>>,
-    x: Signal<Out, Bits<8>>,
-    y: Signal<Out, Bits<8>>,
-    first: DFF<Bits<8>>,
-    second: DFF<Bits<8>>,
-}
-
-impl Logic for PlainPair {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, first, second);
-        self.first.d.next = self.a.val();
-        self.second.d.next = self.a.val();
-        self.x.next = self.first.q.val();
-        self.y.next = self.second.q.val();
-    }
-}
+register_pair!(
+    /// Two `KeptDff` copies of one input.
+    KeptPair,
+    KeptDff<Bits<8>>
+);
+register_pair!(
+    /// The same with rust-hdl's `DFF`.
+    PlainPair,
+    DFF<Bits<8>>
+);
 
 #[test]
 fn x2_kept_dff_follows_its_input_like_a_dff() {
@@ -83,33 +79,13 @@ fn x2_kept_dff_follows_its_input_like_a_dff() {
     }
 }
 
-/// Flip-flop bits of `module` after Yosys's generic flattening synthesis.
-fn flip_flop_bits(yosys: &std::path::Path, verilog: &str, module: &str) -> u64 {
+/// Flip-flops of `module` as the report counts them (`synth_ice40` on the bare unit, no
+/// place and route).
+fn flip_flops(yosys: &std::path::Path, verilog: &str, module: &str) -> u64 {
     let dir = eda::scratch_dir(&format!("kept-dff-{}", module)).unwrap();
-    let file = dir.join(format!("{}.v", module));
-    std::fs::write(&file, verilog).unwrap();
-    let out = eda::run(
-        std::process::Command::new(yosys)
-            .arg("-q")
-            .arg("-p")
-            .arg(format!(
-                "read_verilog {}; synth -flatten -top {}; tee -o {} stat",
-                file.display(),
-                module,
-                dir.join("stat.txt").display()
-            )),
-    )
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "yosys: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stat = std::fs::read_to_string(dir.join("stat.txt")).unwrap();
-    stat.lines()
-        .filter(|l| l.contains("$_DFF"))
-        .filter_map(|l| l.split_whitespace().last()?.parse::<u64>().ok())
-        .sum()
+    synth::synth_ice40(yosys, None, module, verilog, &dir)
+        .unwrap()
+        .flip_flops
 }
 
 #[test]
@@ -117,12 +93,12 @@ fn x2_yosys_keeps_both_kept_dff_copies_and_merges_plain_dffs() {
     let Some(yosys) = eda::tool_for_test("yosys", "KeptDff synthesis check") else {
         return;
     };
-    let kept = flip_flop_bits(
+    let kept = flip_flops(
         &yosys,
         &verilog_of(KeptPair::default(), "kept_pair"),
         "kept_pair",
     );
-    let plain = flip_flop_bits(
+    let plain = flip_flops(
         &yosys,
         &verilog_of(PlainPair::default(), "plain_pair"),
         "plain_pair",
