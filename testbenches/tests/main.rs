@@ -23,6 +23,7 @@ mod formal;
 mod front_end_monitor;
 mod gp_fifo;
 mod kept_dff;
+mod kept_net;
 mod msg_formats;
 mod order_sequencer;
 mod pa_bench;

@@ -60,6 +60,7 @@
 //! in `Ssync` so that no parent logic feeds back into this block (Verilator UNOPTFLAT).
 use crate::msg::{FirstRequest, Msg128};
 use crate::widgets::block_ram::BlockRam;
+use crate::widgets::kept_net::KeptNet;
 use rust_hdl::prelude::*;
 
 /// `violation_code` when there is no violation.
@@ -171,8 +172,19 @@ pub struct MsgTable<const SO_UNITS: usize, const SRC_BITS: usize> {
     /// The hit entry's second request arrives in this cycle.
     hit_second_now: Signal<Local, Bit>,
     next_valid: [Signal<Local, Bit>; SO_UNITS],
-    next_batch: [Signal<Local, Bits<14>>; SO_UNITS],
-    next_task: [Signal<Local, Bits<10>>; SO_UNITS],
+    /// The match bits' compares, made side by side and selected by the arrival: the arriving
+    /// request's key against (b, t), (b, t+1) and (b+1, 0), once for all entries, and each
+    /// stored key against the same. The arrival's three are [`KeptNet`]s, so the mapper keeps
+    /// each a tree from the input and does not fold the entry's arrival into their start.
+    arrive_same: KeptNet<Bit>,
+    arrive_task: KeptNet<Bit>,
+    arrive_batch: KeptNet<Bit>,
+    entry_same: [Signal<Local, Bit>; SO_UNITS],
+    entry_task_next: [Signal<Local, Bit>; SO_UNITS],
+    entry_batch_next: [Signal<Local, Bit>; SO_UNITS],
+    /// Each valid entry's key against the arriving request's (the duplicate check), kept for
+    /// the same reason.
+    dup_hit: [KeptNet<Bit>; SO_UNITS],
     distance: [Signal<Local, Bits<14>>; SO_UNITS],
     stale: [Signal<Local, Bit>; SO_UNITS],
     any_bad: Signal<Local, Bit>,
@@ -260,8 +272,13 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Default for MsgTable<SO_UNITS
             hit_unanswered: Default::default(),
             hit_second_now: Default::default(),
             next_valid: std::array::from_fn(|_| Default::default()),
-            next_batch: std::array::from_fn(|_| Default::default()),
-            next_task: std::array::from_fn(|_| Default::default()),
+            arrive_same: Default::default(),
+            arrive_task: Default::default(),
+            arrive_batch: Default::default(),
+            entry_same: std::array::from_fn(|_| Default::default()),
+            entry_task_next: std::array::from_fn(|_| Default::default()),
+            entry_batch_next: std::array::from_fn(|_| Default::default()),
+            dup_hit: std::array::from_fn(|_| Default::default()),
             distance: std::array::from_fn(|_| Default::default()),
             stale: std::array::from_fn(|_| Default::default()),
             any_bad: Default::default(),
@@ -319,10 +336,10 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             if (self.first_source.val() == self.unit_index[i].val()) & self.entry_valid[i].q.val() {
                 self.first_busy.next = true;
             }
-            if self.entry_valid[i].q.val()
+            self.dup_hit[i].d.next = self.entry_valid[i].q.val()
                 & (self.entry_batch[i].q.val() == self.first_data.val().batch_id)
-                & (self.entry_task[i].q.val() == self.first_data.val().task_number)
-            {
+                & (self.entry_task[i].q.val() == self.first_data.val().task_number);
+            if self.dup_hit[i].q.val() {
                 self.first_duplicate.next = true;
             }
         }
@@ -346,6 +363,13 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
             self.second_nonzero.next = self.second_nonzero.val() | bits::<4>(8);
         }
 
+        self.arrive_same.d.next = (self.first_data.val().batch_id == self.current_batch.val())
+            & (self.first_data.val().task_number == self.current_task.val());
+        self.arrive_task.d.next = (self.first_data.val().batch_id == self.current_batch.val())
+            & (self.first_data.val().task_number == self.current_task_next.val());
+        self.arrive_batch.d.next = (self.first_data.val().batch_id
+            == self.current_batch_next.val())
+            & (self.first_data.val().task_number == bits::<10>(0));
         for i in 0..SO_UNITS {
             self.arrive_raw[i].next = self.first_valid.val()
                 & (self.first_source.val() == self.unit_index[i].val())
@@ -478,26 +502,28 @@ impl<const SO_UNITS: usize, const SRC_BITS: usize> Logic for MsgTable<SO_UNITS, 
                 self.any_bad.next = true;
             }
             // Match bits for next cycle, against this cycle's current batch/task (an entry
-            // accounted now still matches (b, t), but then `sel_same` is low). The key is
-            // taken from an arriving request before its duplicate check, which only enters
-            // the final AND through `next_valid` (the two compares run side by side).
+            // accounted now still matches (b, t), but then `sel_same` is low): the stored
+            // key's compares, or the arriving request's (compared once for all entries) when
+            // one arrives into the entry; its duplicate check only enters the final AND
+            // through `next_valid`, so the compares and the check run side by side.
             self.next_valid[i].next =
                 (self.entry_valid[i].q.val() & !self.entry_bad[i].q.val()) | self.arrive[i].val();
-            self.next_batch[i].next = self.entry_batch[i].q.val();
-            self.next_task[i].next = self.entry_task[i].q.val();
+            self.entry_same[i].next = (self.entry_batch[i].q.val() == self.current_batch.val())
+                & (self.entry_task[i].q.val() == self.current_task.val());
+            self.entry_task_next[i].next = (self.entry_batch[i].q.val()
+                == self.current_batch.val())
+                & (self.entry_task[i].q.val() == self.current_task_next.val());
+            self.entry_batch_next[i].next = (self.entry_batch[i].q.val()
+                == self.current_batch_next.val())
+                & (self.entry_task[i].q.val() == bits::<10>(0));
+            self.match_same[i].d.next = self.next_valid[i].val() & self.entry_same[i].val();
+            self.match_task[i].d.next = self.next_valid[i].val() & self.entry_task_next[i].val();
+            self.match_batch[i].d.next = self.next_valid[i].val() & self.entry_batch_next[i].val();
             if self.arrive_raw[i].val() {
-                self.next_batch[i].next = self.first_data.val().batch_id;
-                self.next_task[i].next = self.first_data.val().task_number;
+                self.match_same[i].d.next = self.next_valid[i].val() & self.arrive_same.q.val();
+                self.match_task[i].d.next = self.next_valid[i].val() & self.arrive_task.q.val();
+                self.match_batch[i].d.next = self.next_valid[i].val() & self.arrive_batch.q.val();
             }
-            self.match_same[i].d.next = self.next_valid[i].val()
-                & (self.next_batch[i].val() == self.current_batch.val())
-                & (self.next_task[i].val() == self.current_task.val());
-            self.match_task[i].d.next = self.next_valid[i].val()
-                & (self.next_batch[i].val() == self.current_batch.val())
-                & (self.next_task[i].val() == self.current_task_next.val());
-            self.match_batch[i].d.next = self.next_valid[i].val()
-                & (self.next_batch[i].val() == self.current_batch_next.val())
-                & (self.next_task[i].val() == bits::<10>(0));
             // Bad entries (SO-13), found from registers, cleared next cycle.
             self.distance[i].next = self.entry_batch[i].q.val() - self.current_batch.val();
             self.stale[i].next = self.started.val()

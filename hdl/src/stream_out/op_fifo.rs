@@ -64,6 +64,7 @@
 //! from `cmd_*`.
 use crate::msg::Msg128;
 use crate::widgets::block_ram::BlockRam;
+use crate::widgets::kept_net::KeptNet;
 use rust_hdl::prelude::*;
 
 /// `cmd_kind` of a work token.
@@ -152,6 +153,10 @@ pub struct OpFifo<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize
     work_taken: Signal<Local, Bit>,
     /// The work token carries the ID after the previous one (or is the first one seen).
     work_id_ok: Signal<Local, Bit>,
+    /// The command's batch ID is `next_work_id`: a 14-bit compare kept as its own LUT tree
+    /// ([`KeptNet`]), so that the mapper does not chain it with the command's kind and the
+    /// FIFO's state in front of the entries' enables.
+    cmd_id_next: KeptNet<Bit>,
     fire_offset: Signal<Local, Bit>,
     fire_enable: Signal<Local, Bit>,
     fire_disable: Signal<Local, Bit>,
@@ -234,6 +239,7 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Default
             fire_work: Default::default(),
             work_taken: Default::default(),
             work_id_ok: Default::default(),
+            cmd_id_next: Default::default(),
             id_skipped: Default::default(),
             fire_offset: Default::default(),
             fire_enable: Default::default(),
@@ -331,8 +337,8 @@ impl<const OPS: usize, const OP_BITS: usize, const FILL_BITS: usize> Logic
         // offset bundle unless it coalesces. A work token with another ID than the one after
         // the previous token is taken and dropped (`id_skipped`): it pushes, ends and advances
         // nothing.
-        self.work_id_ok.next = !self.decoder_any_work.q.val()
-            | (self.cmd_batch_id.val() == self.next_work_id_reg.q.val());
+        self.cmd_id_next.d.next = self.cmd_batch_id.val() == self.next_work_id_reg.q.val();
+        self.work_id_ok.next = !self.decoder_any_work.q.val() | self.cmd_id_next.q.val();
         self.work_taken.next = self.cmd_valid.val()
             & (self.cmd_kind.val() == self.kind_work.val())
             & !(self.decoder_await_start.q.val() & self.full.val());
