@@ -1,7 +1,7 @@
 //! `KeptNet` (X-2 widget): cycle by cycle its output is its input, and after Yosys maps the
 //! exported Verilog to LUTs the kept net is still there, the output of a LUT of its own, where
-//! the same logic through an ordinary signal is folded into the LUTs that read it (the reason
-//! the widget exists: `ProvokingVertexCache`'s match terms and `CacheBank`'s tag compares).
+//! the same wire without `(* keep *)` is folded into the LUTs that read it (the reason the
+//! widget exists: SSYNC's arrival compares, duplicate check and work-ID compare).
 use ppu_hdl::widgets::kept_net::KeptNet;
 use ppu_sim::eda;
 use ppu_sim::eda::export::verilog_of;
@@ -14,7 +14,7 @@ use std::process::Command;
 /// An 8-bit compare whose result a select reads: `y` is the compare, its inverse or `c`.
 /// Through a wire without `(* keep *)` the mapper may merge the compare into the select.
 macro_rules! compare_then_select {
-    ($(#[$doc:meta])* $name:ident, $kept:ty, $set:ident, $get:ident) => {
+    ($(#[$doc:meta])* $name:ident, $kept:ty) => {
         $(#[$doc])*
         #[derive(LogicBlock, Default)]
         struct $name {
@@ -29,13 +29,13 @@ macro_rules! compare_then_select {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                self.kept.$set.next = self.a.val() == self.b.val();
+                self.kept.d.next = self.a.val() == self.b.val();
                 self.y.next = self.c.val();
                 if self.s.val() == bits::<2>(3) {
-                    self.y.next = self.kept.$get.val();
+                    self.y.next = self.kept.q.val();
                 }
                 if self.s.val() == bits::<2>(1) {
-                    self.y.next = !self.kept.$get.val();
+                    self.y.next = !self.kept.q.val();
                 }
             }
         }
@@ -45,9 +45,7 @@ macro_rules! compare_then_select {
 compare_then_select!(
     /// The compare through a `KeptNet`.
     KeptCompare,
-    KeptNet<Bit>,
-    d,
-    q
+    KeptNet<Bit>
 );
 
 /// `KeptNet`'s Verilog without the `(* keep *)`: the same wire `kept`, unmarked.
@@ -72,9 +70,7 @@ impl Logic for PlainNet {
 compare_then_select!(
     /// The same through the unmarked wire.
     PlainCompare,
-    PlainNet,
-    d,
-    q
+    PlainNet
 );
 
 #[test]
