@@ -71,6 +71,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
 /// Run a parsed scenario with the runner its `unit` names.
 pub fn run_value(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let unit = scenario::unit_of(value)?;
+    scenario::reject_nulls(value, "")?;
     let runner = scenario_runners()
         .into_iter()
         .find(|m| m.unit == unit)

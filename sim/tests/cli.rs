@@ -73,6 +73,74 @@ fn x5_malformed_scenario_files_exit_2_naming_the_problem() {
     assert!(err.contains("/nonexistent/scenario.json"));
 }
 
+/// the message names the field, also deep inside a scenario: a `null` anywhere, a wrong
+/// type inside a barrier command (its commands are tagged by `kind`), a screen whose cache-tile
+/// count overflows 64 bits (it once wrapped to 0 and panicked), a thread tree nested past the
+/// JSON parser's depth (once "not valid JSON").
+#[test]
+fn x5_errors_deep_in_a_scenario_name_their_field() {
+    let invalid = |v: Value| match registry::run_value(&v, &RunOptions::default()) {
+        Err(RunError::Invalid(m)) => m,
+        other => panic!("expected exit 2 for {}: {:?}", v, other),
+    };
+    let pa = ppu_sim::primitive_attributes::scenario::builtin();
+    let mut v = pa.clone();
+    v["config"]["swizzle_format"] = json!(null);
+    assert!(invalid(v).contains("config.swizzle_format"));
+    let mut v = pa;
+    v["prims"][1]["mask"] = json!(null);
+    assert!(invalid(v).contains("prims[1].mask"));
+    let barrier = ppu_sim::barrier::scenario::builtin();
+    for (cmd, field, value, named) in [
+        (
+            2,
+            "prims",
+            json!([{"id": -1, "bbox": [0, 0, 1, 1]}]),
+            "commands[2].prims[0].id",
+        ),
+        (
+            0,
+            "prims",
+            json!([{"id": 7, "bbox": [0.5, 0, 1, 1]}]),
+            "commands[0].prims[0].bbox[0]",
+        ),
+        (
+            0,
+            "prims",
+            json!([{"id": 7, "bbox": [0, 0, 1]}]),
+            "commands[0].prims[0].bbox",
+        ),
+        (1, "tiled", json!(1), "commands[1].tiled"),
+        (1, "kind", json!("flush"), "commands[1].kind"),
+        (1, "prims", json!([]), "commands[1].prims"),
+    ] {
+        let mut v = barrier.clone();
+        v["commands"][cmd][field] = value;
+        let m = invalid(v);
+        assert!(m.contains(named), "`{}` lacks `{}`", m, named);
+    }
+    let mut v = barrier.clone();
+    v["config"]["screen"] = json!([64u64 << 32, 64u64 << 32]);
+    assert!(invalid(v).contains("config.screen"));
+    // A work-queue thread tree: `levels` levels of `children` below one top-level thread.
+    let nested = |levels: usize| {
+        let mut t = json!({"start": 1, "blocks": 1, "block_cycles": 1});
+        for _ in 0..levels {
+            t = json!({"start": 1, "blocks": 1, "block_cycles": 1, "children": [t]});
+        }
+        let mut v = ppu_sim::work_queue::scenario::builtin();
+        v["threads"] = json!([t]);
+        v.to_string()
+    };
+    let deepest = ppu_sim::scenario::MAX_CHILDREN_NESTING;
+    let ok = scratch("nest-ok.json", &nested(deepest));
+    assert!(ppu_sim::scenario::read(&ok).is_ok());
+    let deep = scratch("nest-deep.json", &nested(deepest + 1));
+    let (code, _, err) = ppu(&["run", "--scenario", deep.to_str().unwrap()]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("levels of `children`"), "{}", err);
+}
+
 #[test]
 fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
     for m in registry::scenario_runners() {
@@ -170,6 +238,7 @@ proptest! {
         prop_assert!(result.is_ok(), "{} panicked on {}", m.unit, v);
         if let Ok(Err(e)) = result {
             prop_assert!(matches!(e, RunError::Invalid(_) | RunError::Violation(_)), "{}", e);
+            prop_assert!(!checker_refused_the_scenario(&e), "exit 1 for an input problem: {}", e);
         }
     }
 }
@@ -364,9 +433,18 @@ fn node_paths(v: &Value, prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
     }
 }
 
+/// A run's violation that is the golden checker refusing the scenario itself: the checkers read
+/// the scenario from the SPEC's words, so a scenario the parser accepted and a checker refuses
+/// (a `null` taken as absent, an id of 2^63 read as i64) is an input problem that exited 1.
+fn checker_refused_the_scenario(e: &RunError) -> bool {
+    matches!(e, RunError::Violation(m) if m.contains("golden check") && m.contains(": scenario: "))
+}
+
 /// X-5, exhaustively for single changes: every node of every built-in scenario replaced by each
 /// extreme value or wrong type, and removed. The random test above combines changes; this one
 /// makes sure no single change is left to chance (an overflow on `blocks: u64::MAX` once was).
+/// A change gives a run, exit 2, or a violation found in the run, never one where the golden
+/// checker and the parser read the scenario differently.
 #[test]
 fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
     let reps = [
@@ -375,6 +453,7 @@ fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
         json!(0),
         json!(1),
         json!(u64::MAX),
+        json!(1u64 << 63),
         json!(u32::MAX),
         json!(1e300),
         json!(0.5),
@@ -411,6 +490,10 @@ fn x5_every_single_change_to_a_builtin_scenario_is_handled() {
         .filter_map(
             |(unit, v)| match std::panic::catch_unwind(|| registry::run_value(v, &opts)) {
                 Err(_) => Some(format!("{} panicked on {}", unit, v)),
+                Ok(Err(e)) if checker_refused_the_scenario(&e) => Some(format!(
+                    "{} on {}: exit 1 for an input problem: {}",
+                    unit, v, e
+                )),
                 Ok(Err(RunError::Invalid(_) | RunError::Violation(_))) | Ok(Ok(_)) => None,
                 Ok(Err(e)) => Some(format!("{} on {}: {}", unit, v, e)),
             },

@@ -153,6 +153,45 @@ fn wq10_an_acquire_waiting_past_the_watchdog_is_a_violation() {
     run_value(&v, &RunOptions::default()).unwrap();
 }
 
+/// WQ-10's words, at the boundary: an acquire waiting *longer than* `watchdog_cycles` is a
+/// violation. The built-in scenario's longest wait (`acquire_wait` to `acquire_done` of the
+/// same channel) as the limit runs; one cycle less is a violation naming the watchdog.
+#[test]
+fn wq10_the_watchdog_fires_only_for_a_wait_longer_than_its_limit() {
+    let events = run_traced(&builtin(), "watchdog-boundary").unwrap();
+    let mut since: [Option<u64>; 2] = [None, None];
+    let mut longest = 0;
+    for e in &events {
+        let cycle = e["cycle"].as_u64().unwrap();
+        match (e["event"].as_str().unwrap(), e["channel"].as_u64()) {
+            ("acquire_wait", Some(c)) => since[c as usize] = Some(cycle),
+            ("acquire_done", Some(c)) => {
+                if let Some(w) = since[c as usize].take() {
+                    longest = longest.max(cycle - w);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        longest > 1,
+        "the built-in scenario has an acquire that waits"
+    );
+    let mut v = builtin();
+    v["config"]["watchdog_cycles"] = json!(longest);
+    run_value(&v, &RunOptions::default()).unwrap();
+    v["config"]["watchdog_cycles"] = json!(longest - 1);
+    match run_value(&v, &RunOptions::default()) {
+        Err(e @ RunError::Violation(_)) => assert!(e.to_string().contains("watchdog"), "{}", e),
+        other => panic!(
+            "a wait of {} past a limit of {}: {:?}",
+            longest,
+            longest - 1,
+            other
+        ),
+    }
+}
+
 #[test]
 fn wq10_ring_exhaustion_refuses_and_retries_without_overwriting() {
     // A ring of 8: the top-level thread takes 1+3 entries; its child kernel's four threads

@@ -155,7 +155,7 @@ impl FlushReason {
 /// One primitive of a draw: its id and bbox.
 #[derive(Debug, Clone)]
 struct Prim {
-    id: i64,
+    id: u64,
     bbox: [i64; 4],
 }
 
@@ -247,8 +247,8 @@ fn parse_prim(v: &Value, path: &str) -> Result<Prim, String> {
     check_keys(o, &["id", "bbox"], path)?;
     let id = o
         .get("id")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| format!("scenario: {}.id must be an integer", path))?;
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("scenario: {}.id must be a non-negative integer", path))?;
     let b: Vec<i64> = match o.get("bbox").and_then(Value::as_array) {
         Some(a) if a.len() == 4 => a.iter().filter_map(Value::as_i64).collect(),
         _ => vec![],
@@ -450,13 +450,13 @@ fn tile_name(tile: Option<usize>) -> String {
 
 /// Parse one event: its cycle and contents, with the exact field set of its kind (reading 4,
 /// reading 10).
-fn parse_event(v: &Value, g: &Geometry, ids: &HashMap<i64, usize>) -> Result<(u64, Event), String> {
+fn parse_event(v: &Value, g: &Geometry, ids: &HashMap<u64, usize>) -> Result<(u64, Event), String> {
     let (cycle, name, o) = event_fields(v, EVENT_FIELDS, "section 5")?;
     let tiles = g.cache_tiles();
     let pipe = || field_index(o, "pipe", g.pipes);
     let prim = || {
         let id = o["prim"]
-            .as_i64()
+            .as_u64()
             .ok_or_else(|| format!("field prim = {} is not an integer id", o["prim"]))?;
         ids.get(&id)
             .copied()
@@ -508,14 +508,14 @@ struct At {
 /// `rop_done`.
 #[derive(Debug, Clone)]
 struct PrimState {
-    id: i64,
+    id: u64,
     routes: Vec<(usize, usize)>,
     pass: Vec<Option<At>>,
     done: Vec<Option<At>>,
 }
 
 /// The latest `rop_done` of a set: (cycle, prim id, pipe), none when the set is empty.
-type Latest = Option<(u64, i64, usize)>;
+type Latest = Option<(u64, u64, usize)>;
 
 /// Counters of the barrier events of one kind (reading 6): per (pipe, tile) for tiled
 /// barriers, per pipe for non-tiled ones.
@@ -572,7 +572,7 @@ struct Checker<'a> {
 /// name the line (1-based), the event and the broken rule.
 pub fn check_trace(scenario: &Value, trace: &[Value]) -> Result<TraceFacts, String> {
     let mut c = Checker::new(parse_scenario(scenario)?, trace);
-    let ids: HashMap<i64, usize> = c.prims.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let ids: HashMap<u64, usize> = c.prims.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     for (i, v) in trace.iter().enumerate() {
         c.line = i + 1;
         if c.done {

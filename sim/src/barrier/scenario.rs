@@ -24,7 +24,9 @@ struct BarrierScenario {
     #[allow(dead_code)]
     unit: String,
     config: ConfigJson,
-    commands: Vec<CommandJson>,
+    /// Each command is parsed on its own ([`command_of`]), so that an error inside it names
+    /// its field (`commands[2].prims[0].id`), which serde's tagged enums do not.
+    commands: Vec<Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,11 +50,51 @@ struct LatencyJson {
     rop: u64,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 enum CommandJson {
     Draw { prims: Vec<PrimJson> },
     Barrier { tiled: bool },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawJson {
+    #[allow(dead_code)]
+    kind: String,
+    prims: Vec<PrimJson>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BarrierJson {
+    #[allow(dead_code)]
+    kind: String,
+    tiled: bool,
+}
+
+/// Command `i` of the scenario: its `kind` first, then the fields of that kind (strictly;
+/// errors name the field below `commands[i]`).
+fn command_of(i: usize, cmd: &Value) -> Result<CommandJson, RunError> {
+    let field = format!("commands[{}]", i);
+    let obj = cmd
+        .as_object()
+        .ok_or_else(|| RunError::invalid(&field, "must be a JSON object"))?;
+    let kind = obj.get("kind").ok_or_else(|| {
+        RunError::invalid(&field, "missing field `kind` (\"draw\" or \"barrier\")")
+    })?;
+    match kind.as_str() {
+        Some("draw") => {
+            let d: DrawJson = parse_as(cmd, &field)?;
+            Ok(CommandJson::Draw { prims: d.prims })
+        }
+        Some("barrier") => {
+            let b: BarrierJson = parse_as(cmd, &field)?;
+            Ok(CommandJson::Barrier { tiled: b.tiled })
+        }
+        _ => Err(RunError::invalid(
+            &format!("{}.kind", field),
+            format!("{} is not \"draw\" or \"barrier\"", kind),
+        )),
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -103,13 +145,15 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
             ));
         }
     }
-    let tiles = (c.screen[0] / cache) * (c.screen[1] / cache);
-    if tiles as usize > MAX_TILES {
+    // Checked: a screen of 2^38 pixels each way overflowed to 0 tiles and passed.
+    let (tiles_x, tiles_y) = (c.screen[0] / cache, c.screen[1] / cache);
+    let tiles = tiles_x.checked_mul(tiles_y).unwrap_or(i64::MAX);
+    if tiles as u64 > MAX_TILES as u64 {
         return Err(RunError::invalid(
             "config.screen",
             format!(
-                "{} cache tiles; the RTL holds flags and counters for at most {}",
-                tiles, MAX_TILES
+                "{} x {} cache tiles; the RTL holds flags and counters for at most {}",
+                tiles_x, tiles_y, MAX_TILES
             ),
         ));
     }
@@ -143,7 +187,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
     let mut ids = HashSet::new();
     let mut count = 0usize;
     for (i, cmd) in sc.commands.iter().enumerate() {
-        match cmd {
+        match &command_of(i, cmd)? {
             CommandJson::Draw { prims } => {
                 let mut list = vec![];
                 for (j, p) in prims.iter().enumerate() {

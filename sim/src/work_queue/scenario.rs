@@ -11,7 +11,8 @@
 //! free part of the ring can never be granted); `children` only for a thread with at least one
 //! block (they are the threads of the kernel its first block launches); `bus_latency`,
 //! `retry_cycles`, `start`, `block_cycles` at most 1,000,000; `host_cycles_per_command` at
-//! most 255; `watchdog_cycles` 1..=4,294,967,295; at most 4,096 threads.
+//! most 255; `watchdog_cycles` 1..=4,294,967,294 (the host interface pulses after waiting its
+//! limit, `watchdog_cycles` + 1, a 32-bit number); at most 4,096 threads.
 //!
 //! Trace: the events of SPEC section 4 (`alloc`, `written`, `exec`, `release`, `acquire_wait`,
 //! `acquire_done`, `gp_get`, `gp_put`, `done`), cycles counted from the driver's set-up (after
@@ -163,10 +164,14 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
             format!("{} is more than 255", c.host_cycles_per_command),
         ));
     }
-    if c.watchdog_cycles == 0 || c.watchdog_cycles > u32::MAX as u64 {
+    if c.watchdog_cycles == 0 || c.watchdog_cycles >= u32::MAX as u64 {
         return Err(RunError::invalid(
             "config.watchdog_cycles",
-            format!("{} is not in 1..={}", c.watchdog_cycles, u32::MAX),
+            format!(
+                "{} is not in 1..={} (the host's 32-bit limit is one more)",
+                c.watchdog_cycles,
+                u32::MAX - 1
+            ),
         ));
     }
     if sc.threads.is_empty() {

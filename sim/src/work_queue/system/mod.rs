@@ -244,7 +244,10 @@ fn save_groups(vars: &[(String, u32)]) -> Vec<crate::vcd::gtkw::Group> {
 fn set_config(u: &mut SysCluster, cfg: &SystemConfig) {
     u.ring_entries.next = bits::<X_BITS>(cfg.entries);
     u.cmd_cycles.next = bits::<8>(cfg.host_cycles_per_command.min(255));
-    u.watchdog_limit.next = bits::<32>(cfg.watchdog_cycles.min(u32::MAX as u64));
+    // WQ-10: waiting *longer than* `watchdog_cycles` is the violation; the host interface
+    // pulses once an acquire has waited `watchdog_limit` cycles, so its limit is one more
+    // (the scenario keeps `watchdog_cycles` below 2^32 - 1).
+    u.watchdog_limit.next = bits::<32>((cfg.watchdog_cycles + 1).min(u32::MAX as u64));
     u.ring_base[0].next = bits::<32>(CPU_RING_BASE as u64);
     u.ring_base[1].next = bits::<32>(GPU_RING_BASE as u64);
     u.launch_ready.next = true;
@@ -357,7 +360,8 @@ fn observe(run: &mut Run, u: &SysCluster, cycle: u64) -> Result<(), RunError> {
     }
     if u.watchdog.val() {
         return Err(RunError::Violation(format!(
-            "cycle {}: an acquire on channel {} has waited {} cycles (watchdog_cycles, WQ-10)",
+            "cycle {}: an acquire on channel {} has waited more than {} cycles \
+             (watchdog_cycles, WQ-10)",
             cycle,
             u.watchdog_channel.val() as u8,
             run.cfg.watchdog_cycles
