@@ -42,6 +42,14 @@ impl RunError {
     pub fn invalid(field: &str, reason: impl fmt::Display) -> Self {
         RunError::Invalid(format!("{}: {}", field, reason))
     }
+    /// An invalid-scenario error found inside the object at `field`: its field path gets that
+    /// prefix (other errors are returned as they are).
+    pub fn within(self, field: &str) -> Self {
+        match self {
+            RunError::Invalid(m) => RunError::Invalid(format!("{}.{}", field, m)),
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for RunError {
@@ -132,6 +140,74 @@ pub fn reject_nulls(value: &Value, path: &str) -> Result<(), RunError> {
         }),
         _ => Ok(()),
     }
+}
+
+/// The `kind` of an internally tagged scenario object (a stream-out packet, a barrier command),
+/// one of `kinds`. Such objects are parsed by their kind's own struct, strictly, so that an
+/// error names its field below `field` (`packets[2].vertices`): serde's tagged enums buffer
+/// their content and lose that path.
+pub fn kind_of<'a>(value: &'a Value, field: &str, kinds: &[&str]) -> Result<&'a str, RunError> {
+    let expected = kinds
+        .iter()
+        .map(|k| format!("\"{}\"", k))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let obj = value
+        .as_object()
+        .ok_or_else(|| RunError::invalid(field, "must be a JSON object"))?;
+    let kind = obj.get("kind").ok_or_else(|| {
+        RunError::invalid(field, format!("missing field `kind` (one of {})", expected))
+    })?;
+    match kind.as_str() {
+        Some(k) if kinds.contains(&k) => Ok(k),
+        _ => Err(RunError::invalid(
+            &format!("{}.kind", field),
+            format!("{} is not one of {}", kind, expected),
+        )),
+    }
+}
+
+/// Every node that `pattern` reaches in `value` is a JSON object, else exit 2 naming it: serde
+/// reads a JSON array positionally into a struct, so `"config":[4,16,64,...]` ran as if it
+/// were the object. `pattern` is field names and `[]` (every element of an array), separated
+/// by dots: `"packets[].batches[].tasks[]"`. Nodes that are missing, or arrays that are not
+/// arrays, are left to the strict parse, which names them.
+pub fn require_objects(value: &Value, pattern: &str) -> Result<(), RunError> {
+    let mut steps: Vec<Option<&str>> = vec![];
+    for part in pattern.split('.') {
+        match part.strip_suffix("[]") {
+            Some(name) => {
+                steps.push(Some(name));
+                steps.push(None);
+            }
+            None => steps.push(Some(part)),
+        }
+    }
+    fn walk(v: &Value, steps: &[Option<&str>], path: &str) -> Result<(), RunError> {
+        match steps.split_first() {
+            None if v.is_object() => Ok(()),
+            None => Err(RunError::invalid(path, "must be a JSON object")),
+            Some((Some(name), rest)) => match v.get(name) {
+                Some(child) => {
+                    let sub = if path.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{}.{}", path, name)
+                    };
+                    walk(child, rest, &sub)
+                }
+                None => Ok(()),
+            },
+            Some((None, rest)) => match v.as_array() {
+                Some(items) => items
+                    .iter()
+                    .enumerate()
+                    .try_for_each(|(i, item)| walk(item, rest, &format!("{}[{}]", path, i))),
+                None => Ok(()),
+            },
+        }
+    }
+    walk(value, &steps, "")
 }
 
 /// The `unit` of a scenario object, checked against the SPEC's list.

@@ -141,6 +141,119 @@ fn x5_errors_deep_in_a_scenario_name_their_field() {
     assert!(err.contains("levels of `children`"), "{}", err);
 }
 
+/// X-5: where the SPEC has an object, a JSON array is refused naming it (serde reads an array
+/// positionally into a struct: `"config":[4,16,64,...]` once ran as the object); inside a
+/// stream-out packet an error names its field, not only the packet.
+#[test]
+fn x5_arrays_in_place_of_objects_and_fields_inside_packets_are_named() {
+    let invalid = |v: &Value| match registry::run_value(v, &RunOptions::default()) {
+        Err(RunError::Invalid(m)) => m,
+        other => panic!("expected exit 2 for {}: {:?}", v, other),
+    };
+    let mut checked = 0;
+    for m in registry::scenario_runners() {
+        let base = (m.builtin)();
+        // Every object below the top, one at a time, given as the array of its values.
+        let mut paths = vec![];
+        node_paths(&base, &mut vec![], &mut paths);
+        for path in paths {
+            let mut node = &base;
+            for &k in &path {
+                node = match node {
+                    Value::Object(o) => o.values().nth(k).unwrap(),
+                    Value::Array(a) => &a[k],
+                    _ => unreachable!(),
+                };
+            }
+            let Some(fields) = node.as_object() else {
+                continue;
+            };
+            let as_array = Value::Array(fields.values().cloned().collect());
+            let mut v = base.clone();
+            mutate(&mut v, &path, &as_array, false);
+            let msg = invalid(&v);
+            assert!(msg.contains("must be a JSON object"), "{}: {}", m.unit, msg);
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{} objects", checked);
+    let so = ppu_sim::stream_out::scenario::builtin();
+    let work = so["packets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|p| p["batches"].is_array())
+        .expect("the built-in scenario has explicit batches");
+    for (field, value, named) in [
+        ("vertices", json!(-5), format!("packets[{}].vertices", work)),
+        (
+            "batches",
+            json!([{"tasks": [{"so_unit": "1", "bytes": [0, 0, 0, 0], "latency": 1}]}]),
+            format!("packets[{}].batches[0].tasks[0].so_unit", work),
+        ),
+        (
+            "batches",
+            json!([{"tasks": [{"so_unit": 0, "bytes": [0, 0, 0, 0]}]}]),
+            format!(
+                "packets[{}].batches[0].tasks[0]: missing field `latency`",
+                work
+            ),
+        ),
+        ("kind", json!("flush"), format!("packets[{}].kind", work)),
+    ] {
+        let mut v = so.clone();
+        v["packets"][work][field] = value;
+        let m = invalid(&v);
+        assert!(m.contains(&named), "`{}` lacks `{}`", m, named);
+    }
+}
+
+/// X-5, X-6: an output path that is a folder is an output error (exit 1, "cannot write
+/// output"), not a violation; an invalid scenario (exit 2) leaves an existing trace as it was.
+#[test]
+fn x5_output_errors_and_invalid_scenarios_leave_outputs_alone() {
+    let dir = ppu_sim::repo_root().join("target").join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = scratch(
+        "status-fsm.json",
+        &ppu_sim::status::scenario::builtin_fsm().to_string(),
+    );
+    let (code, _, err) = ppu(&[
+        "run",
+        "--scenario",
+        good.to_str().unwrap(),
+        "--vcd",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{}", err);
+    assert!(
+        err.contains("cannot write output") && !err.contains("violation"),
+        "{}",
+        err
+    );
+    for m in registry::scenario_runners() {
+        let trace = dir.join(format!("kept-{}.jsonl", m.unit));
+        std::fs::write(&trace, "an earlier trace\n").unwrap();
+        let mut v = (m.builtin)();
+        v["config"] = json!([]);
+        let bad = scratch(&format!("bad-{}.json", m.unit), &v.to_string());
+        let (code, _, err) = ppu(&[
+            "run",
+            "--scenario",
+            bad.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{}: {}", m.unit, err);
+        assert_eq!(
+            std::fs::read_to_string(&trace).unwrap(),
+            "an earlier trace\n",
+            "{}",
+            m.unit
+        );
+    }
+}
+
 #[test]
 fn x5_unknown_fields_are_rejected_with_their_name_for_every_unit() {
     for m in registry::scenario_runners() {

@@ -127,7 +127,7 @@ fn issue17_scenario(seed: u64) -> Value {
         groups.push(order[k..k + len].to_vec());
         k += len;
     }
-    let stages = *[1u64, 2, 3, 3, 4, 4].choose(&mut r).unwrap();
+    let stages = *[3u64, 4].choose(&mut r).unwrap();
     let mut pick =
         |xs: &[u64]| -> Vec<u64> { (0..n).map(|_| *xs.choose(&mut r).unwrap()).collect() };
     let latency = pick(&[1, 2, 5, 16, 64]);
@@ -568,9 +568,21 @@ fn x5_malformed_status_scenarios_exit_2_naming_the_field() {
     let mut v = sys();
     v["config"]["units"] = json!(-1);
     invalid(v, "config.units");
+    for stages in [1, 2, 5, 7] {
+        let mut v = sys();
+        v["config"]["tree_stages"] = json!(stages);
+        invalid(v, "config.tree_stages");
+    }
     let mut v = sys();
-    v["config"]["tree_stages"] = json!(7);
-    invalid(v, "config.tree_stages");
+    v["config"]["latency"] = json!([2, 2, 1, 2, 2, 2, 2, -2]);
+    invalid(v, "config.latency: [7] = -2 is not a non-negative integer");
+    let mut v = sys();
+    v["config"]["mem_latency"] = json!(1e20);
+    invalid(v.clone(), "config.mem_latency: ");
+    invalid(
+        v,
+        "is not a non-negative integer, or a list of them with one per unit",
+    );
     let mut v = sys();
     v["config"]["groups"] = json!([[0, 1, 2], [3], [4, 5], [6]]);
     invalid(v, "config.groups");

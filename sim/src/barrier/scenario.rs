@@ -2,7 +2,9 @@
 //! field), the run through the system simulation, the trace, and a check of that trace
 //! against the golden model.
 use super::system::{self, Command, Latency, Mode, Primitive, SystemConfig, MAX_PIPES};
-use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
+use crate::scenario::{
+    kind_of, parse_as, require_objects, RunError, RunOptions, RunSummary, ScenarioRunner,
+};
 use crate::trace::TraceWriter;
 use ppu_hdl::barrier::item::{MAX_TILES, PRIM_BITS};
 use ppu_hdl::barrier::tiling_unit::ENTRY_BITS;
@@ -75,25 +77,13 @@ struct BarrierJson {
 /// errors name the field below `commands[i]`).
 fn command_of(i: usize, cmd: &Value) -> Result<CommandJson, RunError> {
     let field = format!("commands[{}]", i);
-    let obj = cmd
-        .as_object()
-        .ok_or_else(|| RunError::invalid(&field, "must be a JSON object"))?;
-    let kind = obj.get("kind").ok_or_else(|| {
-        RunError::invalid(&field, "missing field `kind` (\"draw\" or \"barrier\")")
-    })?;
-    match kind.as_str() {
-        Some("draw") => {
-            let d: DrawJson = parse_as(cmd, &field)?;
-            Ok(CommandJson::Draw { prims: d.prims })
-        }
-        Some("barrier") => {
-            let b: BarrierJson = parse_as(cmd, &field)?;
-            Ok(CommandJson::Barrier { tiled: b.tiled })
-        }
-        _ => Err(RunError::invalid(
-            &format!("{}.kind", field),
-            format!("{} is not \"draw\" or \"barrier\"", kind),
-        )),
+    if kind_of(cmd, &field, &["draw", "barrier"])? == "draw" {
+        require_objects(cmd, "prims[]").map_err(|e| e.within(&field))?;
+        let d: DrawJson = parse_as(cmd, &field)?;
+        Ok(CommandJson::Draw { prims: d.prims })
+    } else {
+        let b: BarrierJson = parse_as(cmd, &field)?;
+        Ok(CommandJson::Barrier { tiled: b.tiled })
     }
 }
 
@@ -122,6 +112,9 @@ pub fn builtin() -> Value {
 /// Parse and validate a scenario into a system configuration (mode [`Mode::AsGiven`]).
 /// Long because it validates every configuration field in turn, each with its own message.
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
+    for objects in ["config", "config.latency"] {
+        require_objects(value, objects)?;
+    }
     let sc: BarrierScenario = parse_as(value, "")?;
     let c = &sc.config;
     if !(1..=MAX_PIPES as u64).contains(&c.pipes) {

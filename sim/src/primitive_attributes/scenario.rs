@@ -12,7 +12,9 @@
 //!   `vertex_cache` 1..=64; with `layer_offset`, a primitive's layer plus its highest viewport
 //!   fits in 32 bits.
 use super::system::{self, GsMode, Order, PrimAttrs, SwizzleFormat, SystemConfig, Topology};
-use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
+use crate::scenario::{
+    parse_as, require_objects, RunError, RunOptions, RunSummary, ScenarioRunner,
+};
 use crate::trace::TraceWriter;
 use ppu_hdl::primitive_attributes::item::VERTEX_BITS;
 use ppu_hdl::primitive_attributes::provoking_vertex_cache::CACHE_ENTRIES;
@@ -271,6 +273,9 @@ fn draw(
 
 /// Parse and validate a scenario into a system configuration.
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
+    for objects in ["config", "prims[]"] {
+        require_objects(value, objects)?;
+    }
     let sc: PaScenario = parse_as(value, "")?;
     let c = &sc.config;
     let gs_mode = choice(

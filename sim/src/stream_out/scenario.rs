@@ -1,7 +1,9 @@
 //! `"unit":"stream-out"` scenarios (SPEC SO section, X-5): strict parsing, validation naming the
 //! field, expansion of `vertices` into batches, and the run with its JSON Lines trace.
 use super::system::{run_plan, Plan, ShaderModel, Step, SysResult, TaskPlan};
-use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
+use crate::scenario::{
+    kind_of, parse_as, require_objects, RunError, RunOptions, RunSummary, ScenarioRunner,
+};
 use crate::trace::TraceWriter;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,7 +29,9 @@ struct Scenario {
     #[allow(dead_code)]
     unit: String,
     config: Config,
-    packets: Vec<PacketSpec>,
+    /// Each packet is parsed by its kind ([`packet_of`]), so that an error inside it names
+    /// its field (`packets[2].vertices`), which serde's tagged enums do not.
+    packets: Vec<Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -47,8 +51,7 @@ struct Config {
     shader_out_batches: Option<u64>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[derive(Debug)]
 enum PacketSpec {
     Offset {
         ssobo: Vec<u64>,
@@ -56,11 +59,69 @@ enum PacketSpec {
     Enable {},
     Disable {},
     Work {
-        #[serde(default)]
         vertices: Option<u64>,
-        #[serde(default)]
         batches: Option<Vec<BatchSpec>>,
     },
+}
+
+/// An offset bundle packet as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OffsetJson {
+    #[allow(dead_code)]
+    kind: String,
+    ssobo: Vec<u64>,
+}
+
+/// A stream enable or disable packet as written (nothing but its kind).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarkerJson {
+    #[allow(dead_code)]
+    kind: String,
+}
+
+/// A work packet as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkJson {
+    #[allow(dead_code)]
+    kind: String,
+    #[serde(default)]
+    vertices: Option<u64>,
+    #[serde(default)]
+    batches: Option<Vec<BatchSpec>>,
+}
+
+/// Packet `i`: its `kind` first, then that kind's fields, strictly (errors name the field
+/// below `packets[i]`).
+fn packet_of(i: usize, packet: &Value) -> Result<PacketSpec, RunError> {
+    let field = format!("packets[{}]", i);
+    Ok(
+        match kind_of(packet, &field, &["offset", "enable", "disable", "work"])? {
+            "offset" => PacketSpec::Offset {
+                ssobo: parse_as::<OffsetJson>(packet, &field)?.ssobo,
+            },
+            "work" => {
+                for objects in ["batches[]", "batches[].tasks[]"] {
+                    require_objects(packet, objects).map_err(|e| e.within(&field))?;
+                }
+                let w: WorkJson = parse_as(packet, &field)?;
+                PacketSpec::Work {
+                    vertices: w.vertices,
+                    batches: w.batches,
+                }
+            }
+            kind => {
+                parse_as::<MarkerJson>(packet, &field)?;
+                if kind == "enable" {
+                    PacketSpec::Enable {}
+                } else {
+                    PacketSpec::Disable {}
+                }
+            }
+        },
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -336,7 +397,14 @@ impl Expander<'_> {
 
 /// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
 pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
+    require_objects(value, "config")?;
     let sc: Scenario = parse_as(value, "")?;
+    let packets = sc
+        .packets
+        .iter()
+        .enumerate()
+        .map(|(i, p)| packet_of(i, p))
+        .collect::<Result<Vec<_>, _>>()?;
     let c = &sc.config;
     let cfg = check_config(c)?;
     if sc.packets.is_empty() {
@@ -349,7 +417,7 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
         batches: 0,
         next_unit: 0,
     };
-    for (pi, p) in sc.packets.iter().enumerate() {
+    for (pi, p) in packets.iter().enumerate() {
         ex.packet(pi, p)?;
     }
     let default_cycles = 10_000 + ex.batches * (200 + cfg.hi) + ex.steps.len() as u64 * 4;
@@ -400,8 +468,8 @@ pub fn run_with_events(
     value: &Value,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Vec<Value>), RunError> {
-    let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
     let mut p = plan(value, opts.seed)?;
+    let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     let events = trace.done(r.cycles, done_fields(&r))?;
@@ -409,8 +477,9 @@ pub fn run_with_events(
 }
 
 fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
-    let mut trace = TraceWriter::create(opts.trace.as_deref())?;
+    // Validate first: an invalid scenario leaves an existing trace file as it was.
     let mut p = plan(value, opts.seed)?;
+    let mut trace = TraceWriter::create(opts.trace.as_deref())?;
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     trace.done(r.cycles, done_fields(&r))?;

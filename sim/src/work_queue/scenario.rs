@@ -21,7 +21,9 @@
 //! acquire waiting longer than `watchdog_cycles`.
 use super::golden;
 use super::system::{self, Mode, SystemConfig, ThreadSpec, MAX_ENTRIES, MIN_ENTRIES};
-use crate::scenario::{parse_as, RunError, RunOptions, RunSummary, ScenarioRunner};
+use crate::scenario::{
+    parse_as, require_objects, RunError, RunOptions, RunSummary, ScenarioRunner,
+};
 use crate::trace::TraceWriter;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -137,8 +139,27 @@ fn check_threads(
     Ok(out)
 }
 
+/// Every thread of `list` (at `path`) and of its `children`, to any depth, is a JSON object
+/// (serde would read an array positionally as a thread).
+fn require_thread_objects(list: &Value, path: &str) -> Result<(), RunError> {
+    for (i, thread) in list.as_array().into_iter().flatten().enumerate() {
+        let field = format!("{}[{}]", path, i);
+        if !thread.is_object() {
+            return Err(RunError::invalid(&field, "must be a JSON object"));
+        }
+        if let Some(children) = thread.get("children") {
+            require_thread_objects(children, &format!("{}.children", field))?;
+        }
+    }
+    Ok(())
+}
+
 /// Validate a scenario into a system configuration (GPU-created mode).
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
+    require_objects(value, "config")?;
+    if let Some(threads) = value.get("threads") {
+        require_thread_objects(threads, "threads")?;
+    }
     let sc: WqScenario = parse_as(value, "")?;
     let c = &sc.config;
     if !(MIN_ENTRIES..=MAX_ENTRIES).contains(&c.entries) {
