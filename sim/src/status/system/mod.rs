@@ -17,8 +17,10 @@
 //!   request outstanding" (everything else is state that can be stored).
 //! - a unit that sees `halt` freezes: no transfer in or out, no processing, no new memory
 //!   request; only an outstanding memory request completes. A unit that sees its reset command
-//!   clears all of its state. A unit that sees `resume` flushes a partial gather as a batch and
-//!   retries a NACKed access at once.
+//!   clears all of its state. A unit that sees `resume` while QUIESCENT (ST-7: the resume is for
+//!   the quiescent unit; the line reaches its whole connection) flushes a partial gather as a
+//!   batch and retries a NACKed access at once; in any other state it ignores it, as its ST-3
+//!   state machine does.
 //! - the front end feeds the current context's work items into unit 0 (one per cycle, unless
 //!   `feed_stop`), consumes the last unit's output (reporting `progress`), and hands context-switch
 //!   commands to the monitor; when the running context has no work left and another has, it
@@ -136,6 +138,20 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         }
         // A. Commands reaching the units this cycle (tree registers).
         let cmds = self.cluster.commands();
+        // ST-7: "the monitor sends `resume` to the quiescent unit". The command line reaches
+        // every unit of the connection (its roll-up does not say which unit is quiescent); a
+        // unit acts on it only while QUIESCENT, as its ST-3 state machine does (resume is in
+        // the QUIESCENT row only), so the others neither flush nor show a `resume` event.
+        let quiescent = self
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| **st == State::Quiescent)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let cmds = UnitCommands {
+            resume: cmds.resume & quiescent,
+            ..cmds
+        };
         // B. Front end: work finished? new switch commands? context store.
         let monitor_phase = self.cluster.phase();
         if self.finished(cycle, monitor_phase)? {
