@@ -170,8 +170,8 @@ pub fn kind_of<'a>(value: &'a Value, field: &str, kinds: &[&str]) -> Result<&'a 
 /// Every node that `pattern` reaches in `value` is a JSON object, else exit 2 naming it: serde
 /// reads a JSON array positionally into a struct, so `"config":[4,16,64,...]` ran as if it
 /// were the object. `pattern` is field names and `[]` (every element of an array), separated
-/// by dots: `"packets[].batches[].tasks[]"`. Nodes that are missing, or arrays that are not
-/// arrays, are left to the strict parse, which names them.
+/// by dots: `"packets[].batches[].tasks[]"`. A missing node, or a `[]` over a value that is not
+/// an array, is left to the strict parse, which names it.
 pub fn require_objects(value: &Value, pattern: &str) -> Result<(), RunError> {
     let mut steps: Vec<Option<&str>> = vec![];
     for part in pattern.split('.') {
@@ -242,7 +242,7 @@ pub const MAX_CHILDREN_NESTING: usize = 62;
 pub fn read(path: &Path) -> Result<Value, RunError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| RunError::invalid(&path.display().to_string(), e))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let value = serde_json::from_str(&text).map_err(|e| {
         if e.to_string().starts_with("recursion limit exceeded") {
             // Valid JSON nested deeper than serde_json's 128 levels (it keeps the parser's
             // stack bounded): only a work-queue thread tree gets there, two levels per
@@ -268,5 +268,97 @@ pub fn read(path: &Path) -> Result<Value, RunError> {
                 e
             ),
         )
-    })
+    })?;
+    if let Some(field) = first_duplicate_name(&text) {
+        return Err(RunError::invalid(
+            &field,
+            "given twice (a JSON object's names must be unique; which one counts is undefined)",
+        ));
+    }
+    Ok(value)
+}
+
+/// The path of the first object member whose name its object already has, in valid JSON
+/// `text` (serde_json keeps the last one silently: `{"unit":"status-fsm",...,"unit":"x"}` ran
+/// as unit `x`).
+fn first_duplicate_name(text: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, Error, MapAccess, SeqAccess, Visitor};
+    use std::cell::RefCell;
+    /// Visits a value at `path`; the first duplicate's path goes into `found`.
+    struct Names<'a> {
+        path: String,
+        found: &'a RefCell<Option<String>>,
+    }
+    impl<'a> Names<'a> {
+        fn at(&self, path: String) -> Names<'a> {
+            Names {
+                path,
+                found: self.found,
+            }
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Names<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Names<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0;
+            while seq
+                .next_element_seed(self.at(format!("{}[{}]", self.path, i)))?
+                .is_some()
+            {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(name) = map.next_key::<String>()? {
+                let path = if self.path.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{}.{}", self.path, name)
+                };
+                if !seen.insert(name) {
+                    *self.found.borrow_mut() = Some(path);
+                    return Err(A::Error::custom("duplicate name"));
+                }
+                map.next_value_seed(self.at(path))?;
+            }
+            Ok(())
+        }
+    }
+    let found = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let _ = Names {
+        path: String::new(),
+        found: &found,
+    }
+    .deserialize(&mut de);
+    found.into_inner()
 }

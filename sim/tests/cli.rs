@@ -54,6 +54,17 @@ fn x5_malformed_scenario_files_exit_2_naming_the_problem() {
             "{\"unit\":7,\"config\":{}}",
             "unit: must be a string",
         ),
+        // serde_json keeps the last of two equal names: this once ran as a stream-out scenario.
+        (
+            "dupunit.json",
+            "{\"unit\":\"status-fsm\",\"config\":{},\"cycles\":[{}],\"unit\":\"stream-out\"}",
+            "unit: given twice",
+        ),
+        (
+            "dupdeep.json",
+            "{\"unit\":\"status-fsm\",\"config\":{},\"cycles\":[{},{\"halt\":1,\"halt\":0}]}",
+            "cycles[1].halt: given twice",
+        ),
     ];
     for (name, text, needle) in cases {
         let p = scratch(name, text);
