@@ -42,14 +42,6 @@ impl RunError {
     pub fn invalid(field: &str, reason: impl fmt::Display) -> Self {
         RunError::Invalid(format!("{}: {}", field, reason))
     }
-    /// An invalid-scenario error found inside the object at `field`: its field path gets that
-    /// prefix (other errors are returned as they are).
-    pub fn within(self, field: &str) -> Self {
-        match self {
-            RunError::Invalid(m) => RunError::Invalid(format!("{}.{}", field, m)),
-            other => other,
-        }
-    }
 }
 
 impl fmt::Display for RunError {
@@ -147,32 +139,43 @@ pub fn reject_nulls(value: &Value, path: &str) -> Result<(), RunError> {
 /// error names its field below `field` (`packets[2].vertices`): serde's tagged enums buffer
 /// their content and lose that path.
 pub fn kind_of<'a>(value: &'a Value, field: &str, kinds: &[&str]) -> Result<&'a str, RunError> {
-    let expected = kinds
-        .iter()
-        .map(|k| format!("\"{}\"", k))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let expected = || {
+        kinds
+            .iter()
+            .map(|k| format!("\"{}\"", k))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let obj = value
         .as_object()
         .ok_or_else(|| RunError::invalid(field, "must be a JSON object"))?;
     let kind = obj.get("kind").ok_or_else(|| {
-        RunError::invalid(field, format!("missing field `kind` (one of {})", expected))
+        RunError::invalid(
+            field,
+            format!("missing field `kind` (one of {})", expected()),
+        )
     })?;
     match kind.as_str() {
         Some(k) if kinds.contains(&k) => Ok(k),
         _ => Err(RunError::invalid(
             &format!("{}.kind", field),
-            format!("{} is not one of {}", kind, expected),
+            format!("{} is not one of {}", kind, expected()),
         )),
     }
 }
 
-/// Every node that `pattern` reaches in `value` is a JSON object, else exit 2 naming it: serde
-/// reads a JSON array positionally into a struct, so `"config":[4,16,64,...]` ran as if it
-/// were the object. `pattern` is field names and `[]` (every element of an array), separated
-/// by dots: `"packets[].batches[].tasks[]"`. A missing node, or a `[]` over a value that is not
-/// an array, is left to the strict parse, which names it.
-pub fn require_objects(value: &Value, pattern: &str) -> Result<(), RunError> {
+/// Every node that one of `patterns` reaches in `value` is a JSON object, else exit 2 naming it
+/// below `prefix` (as [`parse_as`]): serde reads a JSON array positionally into a struct, so
+/// `"config":[4,16,64,...]` ran as if it were the object. A pattern is field names and `[]`
+/// (every element of an array), separated by dots: `"batches[].tasks[]"`. A missing node, or a
+/// `[]` over a value that is not an array, is left to the strict parse, which names it.
+pub fn require_objects(value: &Value, prefix: &str, patterns: &[&str]) -> Result<(), RunError> {
+    patterns
+        .iter()
+        .try_for_each(|pattern| require_objects_at(value, prefix, pattern))
+}
+
+fn require_objects_at(value: &Value, prefix: &str, pattern: &str) -> Result<(), RunError> {
     let mut steps: Vec<Option<&str>> = vec![];
     for part in pattern.split('.') {
         match part.strip_suffix("[]") {
@@ -207,7 +210,7 @@ pub fn require_objects(value: &Value, pattern: &str) -> Result<(), RunError> {
             },
         }
     }
-    walk(value, &steps, "")
+    walk(value, &steps, prefix)
 }
 
 /// The `unit` of a scenario object, checked against the SPEC's list.

@@ -84,23 +84,27 @@ fn x5_malformed_scenario_files_exit_2_naming_the_problem() {
     assert!(err.contains("/nonexistent/scenario.json"));
 }
 
+/// The message of a scenario's exit 2 (a test fails on any other outcome).
+fn invalid(v: &Value) -> String {
+    match registry::run_value(v, &RunOptions::default()) {
+        Err(RunError::Invalid(m)) => m,
+        other => panic!("expected exit 2 for {}: {:?}", v, other),
+    }
+}
+
 /// the message names the field, also deep inside a scenario: a `null` anywhere, a wrong
 /// type inside a barrier command (its commands are tagged by `kind`), a screen whose cache-tile
 /// count overflows 64 bits (it once wrapped to 0 and panicked), a thread tree nested past the
 /// JSON parser's depth (once "not valid JSON").
 #[test]
 fn x5_errors_deep_in_a_scenario_name_their_field() {
-    let invalid = |v: Value| match registry::run_value(&v, &RunOptions::default()) {
-        Err(RunError::Invalid(m)) => m,
-        other => panic!("expected exit 2 for {}: {:?}", v, other),
-    };
     let pa = ppu_sim::primitive_attributes::scenario::builtin();
     let mut v = pa.clone();
     v["config"]["swizzle_format"] = json!(null);
-    assert!(invalid(v).contains("config.swizzle_format"));
+    assert!(invalid(&v).contains("config.swizzle_format"));
     let mut v = pa;
     v["prims"][1]["mask"] = json!(null);
-    assert!(invalid(v).contains("prims[1].mask"));
+    assert!(invalid(&v).contains("prims[1].mask"));
     let barrier = ppu_sim::barrier::scenario::builtin();
     for (cmd, field, value, named) in [
         (
@@ -127,12 +131,12 @@ fn x5_errors_deep_in_a_scenario_name_their_field() {
     ] {
         let mut v = barrier.clone();
         v["commands"][cmd][field] = value;
-        let m = invalid(v);
+        let m = invalid(&v);
         assert!(m.contains(named), "`{}` lacks `{}`", m, named);
     }
     let mut v = barrier.clone();
     v["config"]["screen"] = json!([64u64 << 32, 64u64 << 32]);
-    assert!(invalid(v).contains("config.screen"));
+    assert!(invalid(&v).contains("config.screen"));
     // A work-queue thread tree: `levels` levels of `children` below one top-level thread.
     let nested = |levels: usize| {
         let mut t = json!({"start": 1, "blocks": 1, "block_cycles": 1});
@@ -157,10 +161,6 @@ fn x5_errors_deep_in_a_scenario_name_their_field() {
 /// stream-out packet an error names its field, not only the packet.
 #[test]
 fn x5_arrays_in_place_of_objects_and_fields_inside_packets_are_named() {
-    let invalid = |v: &Value| match registry::run_value(v, &RunOptions::default()) {
-        Err(RunError::Invalid(m)) => m,
-        other => panic!("expected exit 2 for {}: {:?}", v, other),
-    };
     let mut checked = 0;
     for m in registry::scenario_runners() {
         let base = (m.builtin)();

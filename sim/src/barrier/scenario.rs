@@ -78,7 +78,7 @@ struct BarrierJson {
 fn command_of(i: usize, cmd: &Value) -> Result<CommandJson, RunError> {
     let field = format!("commands[{}]", i);
     if kind_of(cmd, &field, &["draw", "barrier"])? == "draw" {
-        require_objects(cmd, "prims[]").map_err(|e| e.within(&field))?;
+        require_objects(cmd, &field, &["prims[]"])?;
         let d: DrawJson = parse_as(cmd, &field)?;
         Ok(CommandJson::Draw { prims: d.prims })
     } else {
@@ -112,9 +112,7 @@ pub fn builtin() -> Value {
 /// Parse and validate a scenario into a system configuration (mode [`Mode::AsGiven`]).
 /// Long because it validates every configuration field in turn, each with its own message.
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
-    for objects in ["config", "config.latency"] {
-        require_objects(value, objects)?;
-    }
+    require_objects(value, "", &["config", "config.latency"])?;
     let sc: BarrierScenario = parse_as(value, "")?;
     let c = &sc.config;
     if !(1..=MAX_PIPES as u64).contains(&c.pipes) {

@@ -273,9 +273,7 @@ fn draw(
 
 /// Parse and validate a scenario into a system configuration.
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
-    for objects in ["config", "prims[]"] {
-        require_objects(value, objects)?;
-    }
+    require_objects(value, "", &["config", "prims[]"])?;
     let sc: PaScenario = parse_as(value, "")?;
     let c = &sc.config;
     let gs_mode = choice(

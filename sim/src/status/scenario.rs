@@ -118,9 +118,7 @@ fn fsm_inputs(c: &FsmCycle, k: usize) -> Result<super::golden::Inputs, RunError>
 }
 
 pub fn run_fsm(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
-    for objects in ["config", "cycles[]"] {
-        require_objects(value, objects)?;
-    }
+    require_objects(value, "", &["config", "cycles[]"])?;
     let sc: FsmScenario = parse_as(value, "")?;
     let _ = sc.config;
     if sc.cycles.is_empty() {
@@ -396,9 +394,7 @@ fn switch_commands(commands: &[Command], contexts: usize) -> Result<Vec<(u64, us
 
 /// Validate a `status-system` scenario into a [`SystemConfig`].
 pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError> {
-    for objects in ["config", "commands[]"] {
-        require_objects(value, objects)?;
-    }
+    require_objects(value, "", &["config", "commands[]"])?;
     let sc: SystemScenario = parse_as(value, "")?;
     let c = &sc.config;
     if c.units == 0 || c.units > MAX_UNITS as u64 {

@@ -103,9 +103,7 @@ fn packet_of(i: usize, packet: &Value) -> Result<PacketSpec, RunError> {
                 ssobo: parse_as::<OffsetJson>(packet, &field)?.ssobo,
             },
             "work" => {
-                for objects in ["batches[]", "batches[].tasks[]"] {
-                    require_objects(packet, objects).map_err(|e| e.within(&field))?;
-                }
+                require_objects(packet, &field, &["batches[]", "batches[].tasks[]"])?;
                 let w: WorkJson = parse_as(packet, &field)?;
                 PacketSpec::Work {
                     vertices: w.vertices,
@@ -397,7 +395,7 @@ impl Expander<'_> {
 
 /// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
 pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
-    require_objects(value, "config")?;
+    require_objects(value, "", &["config"])?;
     let sc: Scenario = parse_as(value, "")?;
     let packets = sc
         .packets

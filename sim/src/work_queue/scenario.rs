@@ -156,7 +156,7 @@ fn require_thread_objects(list: &Value, path: &str) -> Result<(), RunError> {
 
 /// Validate a scenario into a system configuration (GPU-created mode).
 pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
-    require_objects(value, "config")?;
+    require_objects(value, "", &["config"])?;
     if let Some(threads) = value.get("threads") {
         require_thread_objects(threads, "threads")?;
     }
