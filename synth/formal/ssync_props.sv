@@ -18,10 +18,10 @@
 // the transfer. The receivers' ready (`resp_ready`, `retire_ready`) and `buffer_size` are free
 // except in SSOBO (see there). Bad input (SO-13) is allowed except in SSOBO.
 //
-// RESPOND, ORDER and RETIRE are proved (k = 1, cvc5), SSOBO (k = 1) on ABC: the SMT solvers
+// RESPOND, ORDER, RETIRE and RETIRE_AFTER are proved (k = 1, ABC), SSOBO (k = 1) on ABC: the SMT solvers
 // do not return from its 4 x 32-bit headroom and fit arithmetic (see `ssync_ssobo` in
 // sim/src/stream_out/formal.rs).
-// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_credits$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_valid_reg$q retire_skid_valid$q retire_batch_id_reg$q retire_skid_batch$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.took_now account.apply_fit_keep$q account.apply_fit_take$q account.read_commit$q account.read_offset$q account.read_word$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
+// observe: msg_table$respond_now msg_table$commit_now msg_table$selected_unit offset_now op_fifo$pop op_fifo$head_is_offset op_fifo$head_start op_fifo$head_word op_fifo$head_word_ok op_fifo.push op_fifo.entry_word$read_address op_fifo.entry_word$read_data op_fifo.entry_word$write_address op_fifo.entry_word$write_data op_fifo.entry_word$write_enable msg_table.sbbn_ram$read_address msg_table.sbbn_ram$read_data msg_table.sbbn_ram$write_address msg_table.sbbn_ram$write_data msg_table.sbbn_ram$write_enable msg_table.entry_valid$*$q msg_table.entry_answered$*$q msg_table.entry_batch$*$q msg_table.entry_task$*$q msg_table.entry_last$*$q msg_table.match_same$*$q msg_table.match_task$*$q msg_table.match_batch$*$q sel_same$q sel_task$q sel_batch$q current_batch_next$q current_task_next$q resp_pending$q resp_pending_dest$q resp_pending2$q resp_pending2_dest$q resp_credits$q resp_queue.count$q resp_queue.rd_ptr$q resp_queue.wr_ptr$q resp_queue_dest.count$q resp_queue_dest.rd_ptr$q resp_queue_dest.wr_ptr$q resp_queue_dest.slots$*$q retire_queue.held_valid$q retire_queue.held_batch$q retire_queue.slot_valid$*$q retire_queue.slot_batch$*$q retire_queue.slot_owed$*$q retire_queue.wr_ptr$q retire_queue.rd_ptr$q retire_queue.out_valid$q retire_queue.out_batch$q retire_queue.credits$q op_fifo.read_slot$q op_fifo.write_slot$q op_fifo.tail_slot$q op_fifo.tail_is_offset$q op_fifo.entry_valid$*$q op_fifo.entry_is_offset$*$q op_fifo.entry_start$*$q msg_table.entry_bad$*$d msg_table.entry_bad$*$q msg_table.commit_ok$* op_done$q account$ssobo_next msg_table$selected_sbbn msg_table$selected_nonzero account.fits account.took_now account.apply_fit_keep$q account.apply_fit_take$q account.read_commit$q account.read_offset$q account.read_word$q account.test_commit$q account.test_offset$q account.test_value$q account.test_nonzero$q account.apply_commit$q account.apply_offset$q account.apply_value$q account.room_keep$q account.room_take$q account.took$q account.past_end$q account.size_in$q account.size_moving$q account.size_reg$q msg_table.entry_second$*$q msg_table.entry_nonzero$*$q msg_table.ram_write$q msg_table.ram_write_unit$q msg_table.ram_write_word$q
 `default_nettype none
 module ssync_props(
     input wire clock,
@@ -50,6 +50,10 @@ module ssync_props(
 `endif
 
 
+`ifdef P_RETIRE_AFTER
+`define P_RETIRE
+`define RETIRE_AFTER
+`endif
 `ifdef P_RESPOND
 `define TABLE_INV
 `endif
@@ -278,21 +282,34 @@ module ssync_props(
     // request with `last`, accounted in an operation) and carries that batch's ID, once: the
     // N-th retire sent is for the N-th last task accounted, none without one. `pend`: last
     // tasks accounted whose retire has not been sent; the tracked one (`mark`, any) is sent
-    // after the `t_ahead` before it.
+    // after the `t_ahead` before it. RETIRE_AFTER: it is sent only once its task is accounted
+    // for and answered: in the third cycle after the decision or later (the accounting stage S
+    // shows the task's `commit` in that third cycle), and after every response decided up to
+    // the decision's cycle has left the response port (`t_resp`: those not yet sent).
     wire last_u = sel_unit ? rl1 : rl0;
     wire [13:0] batch_u = sel_unit ? rb1 : rb0;
     wire done_last = decide_commit && last_u;
     wire sent = past_valid && !reset && retire_valid && retire_ready;
+    wire resp_out = past_valid && !reset && resp_valid && resp_ready;
+    reg [2:0] resp_owed = 3'd0;
     reg [2:0] pend = 3'd0;
     reg t_in = 1'b0;
     reg [2:0] t_ahead = 3'd0;
     reg [13:0] t_batch = 14'd0;
+    reg [2:0] t_resp = 3'd0;
+    reg [1:0] t_age = 2'd0;
     always @(posedge clock)
         if (reset) begin
+            resp_owed <= 3'd0;
             pend <= 3'd0;
             t_in <= 1'b0;
         end else begin
+            resp_owed <= resp_owed + decide_resp - resp_out;
             pend <= pend + done_last - sent;
+            if (t_in) begin
+                if (resp_out && t_resp != 3'd0) t_resp <= t_resp - 3'd1;
+                if (t_age != 2'd3) t_age <= t_age + 2'd1;
+            end
             if (sent && t_in) begin
                 if (t_ahead == 3'd0) t_in <= 1'b0;
                 else t_ahead <= t_ahead - 3'd1;
@@ -301,24 +318,63 @@ module ssync_props(
                 t_in <= 1'b1;
                 t_batch <= batch_u;
                 t_ahead <= pend - sent;
+                t_resp <= resp_owed + decide_resp - resp_out;
+                t_age <= 2'd1;
             end
         end
     always @(*) if (past_valid && !reset) begin
         if (sent) assert(pend != 3'd0);
-        if (sent && t_in && t_ahead == 3'd0) assert(retire_batch_id == t_batch);
+        if (sent && t_in && t_ahead == 3'd0) begin
+`ifdef RETIRE_AFTER
+            assert(t_resp == 3'd0);
+            assert(t_age == 2'd3);
+`else
+            assert(retire_batch_id == t_batch);
+`endif
+        end
     end
 
 `ifndef MUTANT
-    // Helper invariants: the retires owed are the output register and the skid register
-    // behind it; the tracked one is in the one its place names.
-    wire rv = obs_retire_valid_reg_q, rs = obs_retire_skid_valid_q;
+    // Helper invariants: the responses owed are the response stages' and queue's, and the
+    // response credits their room; the retires owed are the output register, the queue's
+    // entries from its read pointer (contiguous, counted by the credits) and the held stage,
+    // in that order; the tracked one is where `t_ahead` places it, with its age and its count
+    // of responses owed (`t_resp`: the queue entry's count, all owed while it is held).
+    wire hv = obs_retire_queue_held_valid_q, ov = obs_retire_queue_out_valid_q;
+    wire [3:0] sv = obs_retire_queue_slot_valid_q_all;
+    wire [55:0] sb = obs_retire_queue_slot_batch_q_all;
+    wire [11:0] so = obs_retire_queue_slot_owed_q_all;
+    wire [1:0] rp = obs_retire_queue_rd_ptr_q, wp = obs_retire_queue_wr_ptr_q;
+    wire [2:0] n = sv[0] + sv[1] + sv[2] + sv[3];
+    wire [2:0] k = t_ahead - ov;
+    wire [1:0] ts = rp + k[1:0];
     always @(*) if (past_valid && !reset) begin
-        assert(pend == rv + rs);
-        if (rs) assert(rv);
+        assert({1'b0, obs_resp_queue_count_q} + obs_resp_pending_q + obs_resp_pending2_q
+            == {1'b0, resp_owed});
+        assert(resp_owed <= 3'd4);
+        assert(obs_resp_credits_q == 3'd4 - resp_owed);
+        assert(pend == ov + n + hv);
+        assert(n + hv <= 3'd4);
+        assert(obs_retire_queue_credits_q == 3'd4 - n - hv);
+        assert(wp == rp + n[1:0]);
+        assert(sv[rp] == (n > 3'd0));
+        assert(sv[rp + 2'd1] == (n > 3'd1));
+        assert(sv[rp + 2'd2] == (n > 3'd2));
+        assert(sv[rp + 2'd3] == (n > 3'd3));
         if (t_in) begin
             assert(t_ahead < pend);
-            if (t_ahead == 3'd0) assert(obs_retire_batch_id_reg_q == t_batch);
-            if (t_ahead == 3'd1) assert(obs_retire_skid_batch_q == t_batch);
+            assert(t_age != 2'd0);
+            if (ov && t_ahead == 3'd0) begin
+                assert(obs_retire_queue_out_batch_q == t_batch);
+                assert(t_resp == 3'd0 && t_age == 2'd3);
+            end else if (k < n) begin
+                assert(sb[14 * ts +: 14] == t_batch);
+                assert(so[3 * ts +: 3] == t_resp);
+                assert(t_age >= 2'd2);
+            end else begin
+                assert(hv && obs_retire_queue_held_batch_q == t_batch);
+                assert(t_resp == resp_owed && t_age == 2'd1);
+            end
         end
     end
 `endif

@@ -8,8 +8,9 @@
 //! bytes needed (SO-7) to the SSOBOs, advances task / batch (SO-10) and sends a batch-ID retire
 //! message to the WDU after the last task of a streamed batch (SO-2).
 //!
-//! Composition: three sub-blocks, wired in `update` (every input of a sub-block comes from a
-//! port or a register, so the exported Verilog has no combinational loop between them):
+//! Composition: four sub-blocks, wired in `update` (every input of a sub-block comes from a
+//! port or a register, or is the message table's decision, whose own inputs come from ports
+//! and registers; so the exported Verilog has no combinational loop between them):
 //! - [`OpFifo`] (`op_fifo`): the operation FIFO with the decoder of the WDU's commands (SO-3)
 //!   and the block RAM of offset-bundle words; `Ssync` serves its head and drives its `pop`.
 //! - [`MsgTable`] (`msg_table`): the message table (SO-8, SO-9), bad-input detection (SO-13)
@@ -18,8 +19,10 @@
 //! - [`SsoboAccount`] (`account`): the accounting stages behind the decision (R: the SBBN is
 //!   read from the table's block RAM; F: the SO-12 fit test; S: the SSOBOs and the
 //!   needed/written/overflow statistics).
+//! - [`RetireQueue`] (`retire_queue`): the retire messages (SO-2), each held until its batch's
+//!   last task is accounted (stage S) and every response decided up to it has been taken.
 //! - `Ssync` itself: current batch/task, the match selects, operation load / end, the response
-//!   and retire queues (an output register and a skid register each), the violation register.
+//!   queue, the violation register.
 //!
 //! Pipeline (each step a register stage, so every path is short): a request is written into
 //! its table entry as it arrives, with match bits against the current batch/task; in the next
@@ -102,7 +105,10 @@
 //! cycle (the queues' room is judged from registers and allows a push every cycle while the
 //! receiver takes one). A second request that arrives after the response is accounted (C) in the
 //! cycle it arrives; `commit` / `commit_overflow` and the SSOBOs follow three cycles
-//! later. Between operations: the end is seen one cycle after the last batch is accounted, the
+//! later. A retire decided with a batch's last task in cycle t is offered in t+3 (the cycle of
+//! that task's `commit`) or, while a response decided up to t is still waiting to be taken, in
+//! the cycle after the last of them is taken; one per cycle while responses flow one per
+//! cycle. Between operations: the end is seen one cycle after the last batch is accounted, the
 //! next operation loads in the cycle after, and matching resumes one cycle after the load; an
 //! offset bundle between them adds two cycles (three if its word was written in the cycle its
 //! slot was read). One command per cycle.
@@ -114,6 +120,7 @@ pub use crate::stream_out::msg_table::{
 };
 use crate::stream_out::op_fifo::OpFifo;
 pub use crate::stream_out::op_fifo::{CMD_DISABLE, CMD_ENABLE, CMD_OFFSET, CMD_WORK};
+use crate::stream_out::retire_queue::RetireQueue;
 use crate::stream_out::ssobo_account::SsoboAccount;
 use crate::widgets::stream_fifo::StreamFifo;
 use rust_hdl::prelude::*;
@@ -221,11 +228,8 @@ pub struct Ssync<
     /// destination in lockstep.
     resp_queue: StreamFifo<Msg128, 4, 2, 3>,
     resp_queue_dest: StreamFifo<Bits<SRC_BITS>, 4, 2, 3>,
-    // retire queue: output register and skid register
-    retire_valid_reg: DFF<Bit>,
-    retire_batch_id_reg: DFF<Bits<14>>,
-    retire_skid_valid: DFF<Bit>,
-    retire_skid_batch: DFF<Bits<14>>,
+    /// Retire messages (SO-2), offered once the batch's last task is accounted and answered.
+    retire_queue: RetireQueue,
     violation_reg: DFF<Bit>,
     violation_code_reg: DFF<Bits<3>>,
     // combinational
@@ -236,7 +240,6 @@ pub struct Ssync<
     end_next: Signal<Local, Bit>,
     serve_same: Signal<Local, Bit>,
     serve_next: Signal<Local, Bit>,
-    retire_pop: Signal<Local, Bit>,
     code_none: Constant<Bits<3>>,
     code_id_collision: Constant<Bits<3>>,
 }
@@ -323,10 +326,7 @@ impl<
             resp_taken: Default::default(),
             resp_queue: Default::default(),
             resp_queue_dest: Default::default(),
-            retire_valid_reg: Default::default(),
-            retire_batch_id_reg: Default::default(),
-            retire_skid_valid: Default::default(),
-            retire_skid_batch: Default::default(),
+            retire_queue: Default::default(),
             violation_reg: Default::default(),
             violation_code_reg: Default::default(),
             load_now: Default::default(),
@@ -336,7 +336,6 @@ impl<
             end_next: Default::default(),
             serve_same: Default::default(),
             serve_next: Default::default(),
-            retire_pop: Default::default(),
             code_none: Constant::new(bits::<3>(VIOL_NONE)),
             code_id_collision: Constant::new(bits::<3>(VIOL_ID_COLLISION)),
         }
@@ -382,10 +381,6 @@ impl<
             resp_pending2,
             resp_pending2_dest,
             resp_credits,
-            retire_valid_reg,
-            retire_batch_id_reg,
-            retire_skid_valid,
-            retire_skid_batch,
             violation_reg,
             violation_code_reg
         );
@@ -428,7 +423,7 @@ impl<
         if !self.resp_taken.val() & self.msg_table.respond_now.val() {
             self.resp_credits.d.next = self.resp_credits.q.val() - bits::<3>(1);
         }
-        self.msg_table.retire_free.next = !self.retire_skid_valid.q.val();
+        self.msg_table.retire_free.next = self.retire_queue.room.val();
         self.probe_valid.d.next = self.arrival_valid.q.val();
         self.probe_source.d.next = self.arrival_source.q.val();
         self.outside_valid.d.next = self.probe_valid.q.val()
@@ -532,30 +527,15 @@ impl<
         self.resp_queue_dest.wr_valid.next = self.resp_pending2.q.val();
         self.resp_queue_dest.wr_data.next = self.resp_pending2_dest.q.val();
         self.resp_queue_dest.rd_ready.next = self.resp_ready.val();
-        // Retire queue (SO-2): after the last task of a streamed batch.
-        // The ID registers load whenever their contents may change (output register empty or
-        // taken, skid register empty), so their enables do not wait for the decision; only
-        // the valid bits do.
-        self.retire_pop.next = self.retire_valid_reg.q.val() & self.retire_ready.val();
-        if !self.retire_valid_reg.q.val() | self.retire_pop.val() {
-            self.retire_batch_id_reg.d.next = self.current_batch_id_reg.q.val();
-            if self.retire_skid_valid.q.val() {
-                self.retire_batch_id_reg.d.next = self.retire_skid_batch.q.val();
-            }
-        }
-        if !self.retire_skid_valid.q.val() {
-            self.retire_skid_batch.d.next = self.current_batch_id_reg.q.val();
-        }
-        // Written as one expression each, not as enables, so the late `commit_last` is the
-        // last LUT's input. (A retire is decided only while the skid register is empty,
-        // `retire_free`; while it is full the output register is full too.)
-        self.retire_valid_reg.d.next = self.retire_skid_valid.q.val()
-            | self.msg_table.commit_last.val()
-            | (self.retire_valid_reg.q.val() & !self.retire_pop.val());
-        self.retire_skid_valid.d.next = (self.retire_skid_valid.q.val() & !self.retire_pop.val())
-            | (self.msg_table.commit_last.val()
-                & self.retire_valid_reg.q.val()
-                & !self.retire_pop.val());
+        // Retire queue (SO-2): after the last task of a streamed batch is accounted and its
+        // responses are taken (the responses owed are the response credits used).
+        self.retire_queue.clock.next = self.clock.val();
+        self.retire_queue.reset.next = self.reset.val();
+        self.retire_queue.decide.next = self.msg_table.commit_last.val();
+        self.retire_queue.decide_batch.next = self.current_batch_id_reg.q.val();
+        self.retire_queue.resp_owed.next = bits::<3>(4) - self.resp_credits.q.val();
+        self.retire_queue.resp_taken.next = self.resp_taken.val();
+        self.retire_queue.retire_ready.next = self.retire_ready.val();
         // The table's violations first; a dropped work token (ID collision) otherwise.
         self.violation_reg.d.next = self.msg_table.violation.val() | self.op_fifo.id_skipped.val();
         self.violation_code_reg.d.next = self.msg_table.violation_code.val();
@@ -566,8 +546,8 @@ impl<
         self.resp_valid.next = self.resp_queue.rd_valid.val();
         self.resp_data.next = self.resp_queue.rd_data.val();
         self.resp_dest.next = self.resp_queue_dest.rd_data.val();
-        self.retire_valid.next = self.retire_valid_reg.q.val();
-        self.retire_batch_id.next = self.retire_batch_id_reg.q.val();
+        self.retire_valid.next = self.retire_queue.retire_valid.val();
+        self.retire_batch_id.next = self.retire_queue.retire_batch_id.val();
         self.ssobo.next = self.account.ssobo.val();
         self.current_batch_id.next = self.current_batch_id_reg.q.val();
         self.current_task.next = self.current_task_reg.q.val();
@@ -601,9 +581,6 @@ impl<
             self.resp_pending.d.next = false;
             self.resp_pending2.d.next = false;
             self.resp_credits.d.next = bits::<3>(4);
-            self.retire_valid_reg.d.next = false;
-            self.retire_batch_id_reg.d.next = bits::<14>(0);
-            self.retire_skid_valid.d.next = false;
             self.violation_reg.d.next = false;
             self.violation_code_reg.d.next = self.code_none.val();
         }

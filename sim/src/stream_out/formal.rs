@@ -319,13 +319,16 @@ fn ssync_verilog() -> String {
 /// the same unrolled logic at any count. 2 operation entries: the FIFO's minimum (`OPS` >= 2:
 /// an open operation and a bundle behind it); the slot logic (write/read slots wrapping at
 /// `OPS`, the head multiplexer, the merge into the tail bundle) is the same loop at any depth.
-/// RESPOND and RETIRE are 1-inductive with the message table's helper invariants (the match
-/// bits against last cycle's current batch/task, the selects, unique keys, each valid entry
-/// holding its unit's last accepted first request, the response and retire queues' contents);
+/// RESPOND, RETIRE and RETIRE_AFTER are 1-inductive with the message table's helper invariants
+/// (the match bits against last cycle's current batch/task, the selects, unique keys, each
+/// valid entry holding its unit's last accepted first request, the response and retire queues'
+/// contents, the responses owed and, for the tracked retire, its age and the responses owed
+/// ahead of it);
 /// ORDER with the FIFO's (fill, slots, valid bits, the tracked entry at its slot with its word
 /// in the RAM model, the active operation at the head). Their mutants fail at the first
 /// response (step 5: reset, `E`, the work token pushed, the operation loaded, matched), the
-/// second bundle's exit (step 5) and the first retire (step 6).
+/// second bundle's exit (step 5), the first retire (step 9: it leaves three cycles after its
+/// decision) and a retire offered while its response is held back (step 8).
 ///
 fn ssync() -> FormalCheck {
     FormalCheck {
@@ -362,12 +365,23 @@ fn ssync() -> FormalCheck {
             Property {
                 name: "RETIRE",
                 claim: "a retire message follows the accounting of the last task of a streamed batch and carries its batch ID, exactly once: the N-th retire sent is for the N-th last task accounted, none without one (SO-2, SO-10)",
-                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 7 },
-                why: "1-inductive with the message table and retire-queue helper invariants; the mutant BMC reaches the first retire (step 6)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 10 },
+                why: "1-inductive with the message table, response-count and retire-queue helper invariants; the mutant BMC reaches the first retire",
                 mutant: Mutant {
                     what: "a retire is queued after every accounted task, not only the last",
-                    find: r"retire_valid_reg\$d = retire_skid_valid\$q \| msg_table\$commit_last \|",
-                    replace: "retire_valid_reg$$d = retire_skid_valid$$q | msg_table$$commit_now |",
+                    find: r"retire_queue\$decide = msg_table\$commit_last;",
+                    replace: "retire_queue$$decide = msg_table$$commit_now;",
+                },
+            },
+            Property {
+                name: "RETIRE_AFTER",
+                claim: "a retire message leaves only after its batch's last task is accounted for and answered: in the third cycle after the decision or later (the cycle of that task's commit) and after every response decided up to the decision has left the response port (SO-2)",
+                mode: Mode::ProveMutantDeeper { k: 1, mutant_depth: 10 },
+                why: "1-inductive with the same helper invariants (the tracked retire's age and the responses owed ahead of it, held, queued or offered); the mutant BMC reaches a retire offered while its response is held back",
+                mutant: Mutant {
+                    what: "the queue's head leaves whatever responses it still owes",
+                    find: r"head_moves = head_valid & \(\(head_owed == 3'h0\) \|",
+                    replace: "head_moves = head_valid & ((1'b1) |",
                 },
             },
         ],

@@ -214,6 +214,9 @@ pub struct SsyncScoreboard {
     responses: usize,
     commits: usize,
     retires: usize,
+    /// Per retire in golden order: the golden batch/tasks up to its batch's last task, all of
+    /// which must be answered and accounted before it (SO-2).
+    retire_after: Vec<usize>,
 }
 
 impl SsyncScoreboard {
@@ -222,12 +225,17 @@ impl SsyncScoreboard {
         for (i, t) in golden.tasks.iter().enumerate() {
             index.entry((t.batch_id, t.task)).or_insert(i);
         }
+        let retire_after = (golden.tasks.iter().enumerate())
+            .filter(|(_, t)| t.last)
+            .map(|(i, _)| i + 1)
+            .collect();
         SsyncScoreboard {
             golden,
             index,
             responses: 0,
             commits: 0,
             retires: 0,
+            retire_after,
         }
     }
 
@@ -309,13 +317,22 @@ impl SsyncScoreboard {
         Ok(exp)
     }
 
-    /// A retire message for `batch_id` (SO-2), in golden retire order.
+    /// A retire message for `batch_id` (SO-2), in golden retire order, after every batch/task
+    /// up to its batch's last task is answered and accounted.
     pub fn retire(&mut self, batch_id: u16) -> Result<(), String> {
         let exp = self.golden.retired.get(self.retires);
         if exp != Some(&batch_id) {
             return Err(format!(
                 "retire of batch {} out of order (expected {:?})",
                 batch_id, exp
+            ));
+        }
+        let after = self.retire_after.get(self.retires).copied().unwrap_or(0);
+        if self.responses < after || self.commits < after {
+            return Err(format!(
+                "retire of batch {} before its last task was answered and accounted (SO-2): {} \
+                 of the {} batch/tasks up to it answered, {} accounted",
+                batch_id, self.responses, after, self.commits
             ));
         }
         self.retires += 1;
