@@ -8,7 +8,9 @@
 //! `bytes_per_cycle`) is split: in each cycle where it is offered, the memory takes whatever
 //! budget is left when its turn comes, and the write completes (`wr_ready`) in the cycle its
 //! last bytes are taken. Its data is stable meanwhile (X-2: the payload does not change while
-//! `wr_valid` waits for `wr_ready`), so the bytes stored are the offered ones.
+//! `wr_valid` waits for `wr_ready`), so the bytes stored are the offered ones. Each cycle's
+//! part is stored and traced in that cycle (a `write` event per part, with its own offset and
+//! bytes), so the `write` events of one cycle never carry more than `fb_bytes_per_cycle`.
 use super::cluster::{to_err, viol, Cluster};
 use super::plan::{Plan, SysResult};
 use crate::harness::Harness;
@@ -16,6 +18,15 @@ use crate::scenario::RunError;
 use crate::stream_out::golden::{self, Golden};
 use crate::trace::TraceWriter;
 use serde_json::json;
+
+/// The part of an SO unit's offered write the frame buffer takes in one cycle: `bytes` bytes
+/// from byte `start` of the write; `done` when they are its last (`wr_ready` is raised).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    pub start: u64,
+    pub bytes: u64,
+    pub done: bool,
+}
 
 /// The frame buffer and the buffers it holds.
 #[derive(Debug, Clone)]
@@ -49,59 +60,69 @@ impl FrameBuffer {
         }
     }
 
-    /// Grant the offered writes that fit this cycle's bandwidth, round-robin from `rr` (a write
-    /// wider than the bandwidth completes over several cycles, see the module comment), and
-    /// settle again with the grants as `wr_ready`.
+    /// Take the parts of the offered writes that fit this cycle's bandwidth, round-robin from
+    /// `rr` (a write wider than the bandwidth completes over several cycles, see the module
+    /// comment), and settle again with the completed ones as `wr_ready`.
     pub fn grant<const N: usize, const S: usize>(
         &mut self,
         h: &mut Harness<Cluster<N, S>>,
-    ) -> Result<[bool; N], RunError> {
+    ) -> Result<[Option<Part>; N], RunError> {
         let mut budget = self.bytes_per_cycle as u64;
-        let mut granted = [false; N];
+        let mut parts = [None; N];
         for k in 0..N {
             let i = (self.rr + k) % N;
             if h.uut.wr_valid[i].val() {
                 let n = h.uut.wr_bytes[i].val().to_u32() as u64;
-                let left = n.saturating_sub(self.taken[i]);
+                let start = self.taken[i].min(n);
+                let left = n - start;
                 if left <= budget {
                     budget -= left;
-                    granted[i] = true;
+                    parts[i] = Some(Part {
+                        start,
+                        bytes: left,
+                        done: true,
+                    });
                     self.taken[i] = 0;
-                } else if n > self.bytes_per_cycle as u64 {
+                } else if n > self.bytes_per_cycle as u64 && budget > 0 {
                     // Wider than the frame buffer: take this cycle's remaining budget.
+                    parts[i] = Some(Part {
+                        start,
+                        bytes: budget,
+                        done: false,
+                    });
                     self.taken[i] += budget;
                     budget = 0;
                 }
             }
         }
         self.rr = (self.rr + 1) % N;
-        for (i, g) in granted.iter().enumerate() {
-            h.uut.wr_ready[i].next = *g;
+        for (i, p) in parts.iter().enumerate() {
+            h.uut.wr_ready[i].next = p.is_some_and(|p| p.done);
         }
         h.settle().map_err(to_err)?;
-        Ok(granted)
+        Ok(parts)
     }
 
-    /// Store the granted writes; returns whether any was made.
+    /// Store this cycle's parts of the offered writes; returns whether any was taken.
     pub fn write<const N: usize, const S: usize>(
         &mut self,
         u: &Cluster<N, S>,
-        granted: &[bool; N],
+        parts: &[Option<Part>; N],
         cycle: u64,
         trace: &mut TraceWriter,
         res: &mut SysResult,
     ) -> Result<bool, RunError> {
         let mut progress = false;
-        for (i, gr) in granted.iter().enumerate() {
-            if !gr {
+        for (i, part) in parts.iter().enumerate() {
+            let Some(part) = part else {
                 continue;
-            }
+            };
             let b = u.wr_buffer[i].val().index();
-            let off = u.wr_offset[i].val().to_u32() as u64;
-            let n = u.wr_bytes[i].val().to_u32() as u64;
-            let idx = u.wr_index[i].val().to_u32();
+            let whole = u.wr_offset[i].val().to_u32() as u64;
+            let idx = u.wr_index[i].val().to_u32() as u64 + part.start;
             let bid = u.wr_batch_id[i].val().index() as u16;
             let task = u.wr_task_number[i].val().index() as u16;
+            let (off, n) = (whole + part.start, part.bytes);
             if off + n > self.size[b] as u64 {
                 return Err(viol(
                     cycle,
@@ -109,7 +130,7 @@ impl FrameBuffer {
                 ));
             }
             for k in 0..n {
-                self.mem[b][(off + k) as usize] = golden::data_byte(bid, task, b, idx + k as u32);
+                self.mem[b][(off + k) as usize] = golden::data_byte(bid, task, b, (idx + k) as u32);
             }
             trace.event(
                 cycle,

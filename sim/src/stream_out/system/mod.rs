@@ -49,7 +49,7 @@ use crate::scenario::RunError;
 use crate::tb::{finish_waves, system_harness, TbOutput};
 use crate::trace::TraceWriter;
 use cluster::{check_violation, to_err, viol, Cluster};
-use memory::FrameBuffer;
+use memory::{FrameBuffer, Part};
 use mpc::Mpcs;
 use ppu_hdl::prelude::*;
 use rust_hdl::prelude::*;
@@ -178,8 +178,8 @@ impl<'a> System<'a> {
             h.step().map_err(to_err)?;
             return Ok(false);
         }
-        let granted = self.fb.grant(h)?;
-        let progress = self.observe(&h.uut, &offer, &granted, cycle, trace)?;
+        let parts = self.fb.grant(h)?;
+        let progress = self.observe(&h.uut, &offer, &parts, cycle, trace)?;
         let finished = self.finished(&h.uut);
         h.step().map_err(to_err)?;
         self.res.cycles = cycle + 1;
@@ -218,7 +218,7 @@ impl<'a> System<'a> {
         &mut self,
         u: &Cluster<N, S>,
         offer: &WduOffer,
-        granted: &[bool; N],
+        parts: &[Option<Part>; N],
         cycle: u64,
         trace: &mut TraceWriter,
     ) -> Result<bool, RunError> {
@@ -229,7 +229,7 @@ impl<'a> System<'a> {
             .observe(u, offer, cycle, &mut self.mpc, trace, res)?;
         progress |= self.mpc.observe(u);
         progress |= self.watch.observe(u, cycle, trace, res)?;
-        progress |= self.fb.write(u, granted, cycle, trace, res)?;
+        progress |= self.fb.write(u, parts, cycle, trace, res)?;
         Ok(progress)
     }
 
