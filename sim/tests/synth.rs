@@ -149,13 +149,14 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
     };
     assert!(synth::report_line(&refused)
         .contains("| does not fit (no legal placement, 6900 of 7680 LCs) | "));
-    // One packed over 90% of the cells, not placed.
+    // One packed over 90% of the cells, not placed within the time limit.
     let full = synth::SynthRow {
         ice40_needs: Some(7158),
+        ice40_place_timeout: true,
         ..a
     };
     assert!(synth::report_line(&full)
-        .contains("| does not fit (7158 of 7680 LCs, over 90%: not placed) | "));
+        .contains("| does not fit (7158 of 7680 LCs, over 90%: not placed in 10 minutes) | "));
 }
 
 #[test]

@@ -14,11 +14,12 @@
 //! ports than a package has pins still place, and every timing path starts and ends at a
 //! flip-flop. The wrapper's own flip-flops are counted in the placed cells and reported in their
 //! own column. nextpnr-ice40 packs the design first (`--pack-only`, about a second): a design
-//! larger than the HX8K is reported as "does not fit" with the cells it needs, and one that
-//! fills more than [`HX8K_PLACE_LIMIT_PERCENT`]% of its cells as "does not fit (N of 7680 LCs,
-//! over 90%: not placed)" (`pa_cluster`, at 93%, ran nextpnr-ice40's placer for over an hour
-//! before it gave up with no legal placement); one that the placer refuses below that, as
-//! "does not fit (no legal placement, ...)". Each row carries the start and end of the ECP5 critical path and a hash of
+//! larger than the HX8K is reported as "does not fit" with the cells it needs. One that fills
+//! more than [`HX8K_PLACE_LIMIT_PERCENT`]% of its cells is placed within
+//! [`HX8K_DENSE_PLACE_MINUTES`] minutes or reported as "does not fit (N of 7680 LCs, over 90%:
+//! not placed in 10 minutes)" (`pa_cluster` at 93% ran nextpnr-ice40's placer for over an hour
+//! before it gave up with no legal placement; `ssync` at 93% places in about a minute); one
+//! that the placer refuses, as "does not fit (no legal placement, ...)". Each row carries the start and end of the ECP5 critical path and a hash of
 //! the exported Verilog it describes, so a test can tell a report that is older than the RTL.
 //!
 //! Placement moves one design's Fmax by 5-17% from seed to seed, more than many retiming steps
@@ -47,8 +48,12 @@ pub struct SynthRow {
     pub wrapper_ffs: u64,
     pub fmax_mhz: Option<f64>,
     /// The wrapped design does not fit an HX8K: the logic cells it needs (within the device's
-    /// cells: over [`HX8K_PLACE_LIMIT_PERCENT`]%, so not placed, or refused by the placer).
+    /// cells: refused by the placer, or over [`HX8K_PLACE_LIMIT_PERCENT`]% and not placed in
+    /// time, `ice40_place_timeout`).
     pub ice40_needs: Option<u64>,
+    /// Packed over [`HX8K_PLACE_LIMIT_PERCENT`]% and not placed within
+    /// [`HX8K_DENSE_PLACE_MINUTES`] minutes.
+    pub ice40_place_timeout: bool,
     pub ecp5: Option<Ecp5Row>,
     /// Hash of the exported Verilog the row describes ([`verilog_hash`]).
     pub verilog_hash: String,
@@ -407,18 +412,23 @@ pub fn synth_ice40(
             .current_dir(dir)
             .args(["-q", "-p", &script]),
     )?;
-    // Pack first: a design over the device, or too close to full to place, stops here.
+    // Pack first: a design close to full gets a time limit on its placement.
     let packed = eda::run(nextpnr_on(nextpnr, PNR_ICE40, dir, &json).arg("--pack-only"))?;
-    let packed_log = log_of(&packed);
-    if let (true, (_, Some(lcs))) = (packed.status.success(), parse_pnr(&packed_log)) {
-        if over_place_limit(lcs) {
-            write(dir, &format!("{}.ice40.log", name), &packed_log)?;
-            row.ice40_needs = Some(lcs);
-            return Ok(row);
-        }
-    }
-    let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1)?;
+    let dense = match (packed.status.success(), parse_pnr(&log_of(&packed))) {
+        (true, (_, Some(lcs))) if lcs <= HX8K_LCS && over_place_limit(lcs) => Some(lcs),
+        _ => None,
+    };
+    let out = match dense {
+        Some(_) => pnr_within(nextpnr, dir, &json, HX8K_DENSE_PLACE_MINUTES)?,
+        None => pnr(nextpnr, PNR_ICE40, dir, &json, 1)?,
+    };
     let log = log_of(&out);
+    if let (Some(lcs), Some(TIMEOUT_STATUS)) = (dense, out.status.code()) {
+        write(dir, &format!("{}.ice40.log", name), &log)?;
+        row.ice40_needs = Some(lcs);
+        row.ice40_place_timeout = true;
+        return Ok(row);
+    }
     write(dir, &format!("{}.ice40.log", name), &log)?;
     let (fmax, lcs) = parse_pnr(&log);
     row.fmax_mhz = fmax;
@@ -583,6 +593,27 @@ fn pnr(
     eda::run(nextpnr_on(nextpnr, family, dir, json).args(["--seed", &seed]))
 }
 
+/// Exit status of coreutils' `timeout` when the command ran out of time.
+const TIMEOUT_STATUS: i32 = 124;
+
+/// nextpnr-ice40 at seed 1 on the netlist `json` in `dir`, stopped after `minutes` (coreutils'
+/// `timeout`; its status is then [`TIMEOUT_STATUS`]).
+fn pnr_within(
+    nextpnr: &Path,
+    dir: &Path,
+    json: &str,
+    minutes: u64,
+) -> Result<std::process::Output, String> {
+    eda::run(
+        Command::new("timeout")
+            .arg(format!("{}m", minutes))
+            .arg(nextpnr)
+            .current_dir(dir)
+            .args(PNR_ICE40)
+            .args(["--json", json, "--seed", "1"]),
+    )
+}
+
 /// nextpnr (`family`'s options) reading the netlist `json` in `dir`.
 fn nextpnr_on(nextpnr: &Path, family: &[&str], dir: &Path, json: &str) -> Command {
     let mut cmd = Command::new(nextpnr);
@@ -730,12 +761,15 @@ fn mhz(v: Option<f64>) -> String {
 
 /// Logic cells of the iCE40 HX8K.
 const HX8K_LCS: u64 = 7680;
-/// A packed design above this share of the HX8K's logic cells is not placed: nextpnr-ice40's
-/// placer ran for over an hour on `pa_cluster` at 93% (7,158 of 7,680) before it gave up with
-/// no legal placement, while every unit places at 88% or less (`ssync`, 6,765).
+/// A packed design above this share of the HX8K's logic cells is placed within
+/// [`HX8K_DENSE_PLACE_MINUTES`] minutes or not at all: nextpnr-ice40's placer ran for over an
+/// hour on `pa_cluster` at 93% (7,158 of 7,680) before it gave up with no legal placement,
+/// while `ssync` at 93% (7,162) places in about a minute.
 pub const HX8K_PLACE_LIMIT_PERCENT: u64 = 90;
+/// The placement time limit of a design packed above [`HX8K_PLACE_LIMIT_PERCENT`]%.
+pub const HX8K_DENSE_PLACE_MINUTES: u64 = 10;
 
-/// `lcs` packed cells are more than [`HX8K_PLACE_LIMIT_PERCENT`]% of the HX8K's: not placed.
+/// `lcs` packed cells are more than [`HX8K_PLACE_LIMIT_PERCENT`]% of the HX8K's.
 fn over_place_limit(lcs: u64) -> bool {
     lcs * 100 > HX8K_LCS * HX8K_PLACE_LIMIT_PERCENT
 }
@@ -743,11 +777,11 @@ fn over_place_limit(lcs: u64) -> bool {
 /// One table line of the report.
 pub fn report_line(r: &SynthRow) -> String {
     let (placed, fmax) = match r.ice40_needs {
-        // Within the device's cells but too full to place.
-        Some(n) if n <= HX8K_LCS && over_place_limit(n) => (
+        // Within the device's cells but too full to place in time.
+        Some(n) if r.ice40_place_timeout => (
             format!(
-                "does not fit ({} of {} LCs, over {}%: not placed)",
-                n, HX8K_LCS, HX8K_PLACE_LIMIT_PERCENT
+                "does not fit ({} of {} LCs, over {}%: not placed in {} minutes)",
+                n, HX8K_LCS, HX8K_PLACE_LIMIT_PERCENT, HX8K_DENSE_PLACE_MINUTES
             ),
             "-".to_string(),
         ),
@@ -810,11 +844,12 @@ pub fn report_markdown(lines: &[String]) -> String {
          registered serial IO wrapper (its flip-flops are counted in placed LCs and listed as wrapper FFs), so every path\n\
          is register to register; its input chain shifts only while outputs are not being captured, so none of its\n\
          flip-flops can merge with a unit's input register. A wrapped design that nextpnr-ice40 packs (`--pack-only`) into\n\
-         more than {limit}% of the HX8K's {lcs} logic cells is not placed (`pa_cluster` at 93% ran the placer over an hour to no\n\
-         legal placement). Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
+         more than {limit}% of the HX8K's {lcs} logic cells is placed within {minutes} minutes or not at all (`pa_cluster` at 93%\n\
+         ran the placer over an hour to no legal placement; `ssync` at 93% places in about a minute). Critical path: start and end of nextpnr-ecp5's critical path. Verilog: the first 12 hex\n\
          digits of the SHA-256 of the exported Verilog (`ppu export`) the row describes.\n",
         limit = HX8K_PLACE_LIMIT_PERCENT,
-        lcs = HX8K_LCS
+        lcs = HX8K_LCS,
+        minutes = HX8K_DENSE_PLACE_MINUTES
     );
     let _ = writeln!(
         s,
