@@ -351,6 +351,24 @@ fn random_scenario(seed: u64, units: u64, n_packets: usize) -> Value {
         "packets": packets})
 }
 
+/// SO-14's shader model with a unit count that is not a power of two (the RTL cluster has 4 SO
+/// units for 3): the shaders feed SO units 0..2 only (shader `s` feeds `s mod 3`); before, the
+/// fourth shader fed the cluster's unused fourth SO unit, which then streamed (found by an
+/// external audit: `so_unit` 3 in the trace, 64 bytes in a cycle from 3 units of 16).
+#[test]
+fn so14_shader_model_feeds_only_the_scenarios_so_units() {
+    let sc = json!({"unit":"stream-out",
+        "config":{"so_units":3,"so_bytes_per_cycle":16,"fb_bytes_per_cycle":256,
+                  "buffer_bytes":[65536,65536,65536,65536],"stride":[16,0,0,0],"latency":[5,5],
+                  "shaders":4},
+        "packets":[{"kind":"enable"},{"kind":"work","vertices":128},{"kind":"disable"}]});
+    let (_, ev) = run_with_events(&sc, &RunOptions::default()).unwrap();
+    let units: std::collections::BTreeSet<u64> =
+        (ev.iter()).filter_map(|e| e["so_unit"].as_u64()).collect();
+    assert_eq!(units.into_iter().collect::<Vec<_>>(), vec![0, 1, 2]);
+    assert!(max_bytes_in_a_cycle(&ev) <= 3 * 16);
+}
+
 /// The most bytes the `write` events of one cycle carry.
 fn max_bytes_in_a_cycle(ev: &[Value]) -> u64 {
     let mut per_cycle = std::collections::BTreeMap::new();

@@ -149,7 +149,9 @@ impl<'a> System<'a> {
         System {
             plan,
             wdu: Wdu::default(),
-            mpc: Mpcs::new(n, Shaders::new(plan.shaders, n)),
+            // The shaders feed the scenario's SO units (`n` is the cluster's, a power of two
+            // that can be larger).
+            mpc: Mpcs::new(n, Shaders::new(plan.shaders, plan.so_units)),
             fb: FrameBuffer::new(plan, n),
             watch: SsyncWatch::new(SsyncScoreboard::new(plan.golden()), n),
             res: SysResult::default(),
