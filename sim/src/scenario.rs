@@ -122,15 +122,19 @@ pub fn reject_nulls(value: &Value, path: &str) -> Result<(), RunError> {
             .iter()
             .enumerate()
             .try_for_each(|(i, v)| reject_nulls(v, &format!("{}[{}]", path, i))),
-        Value::Object(fields) => fields.iter().try_for_each(|(k, v)| {
-            let field = if path.is_empty() {
-                k.clone()
-            } else {
-                format!("{}.{}", path, k)
-            };
-            reject_nulls(v, &field)
-        }),
+        Value::Object(fields) => fields
+            .iter()
+            .try_for_each(|(k, v)| reject_nulls(v, &member_path(path, k))),
         _ => Ok(()),
+    }
+}
+
+/// The field path of member `name` of the object at `path` (`name` itself at the top).
+fn member_path(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{}.{}", path, name)
     }
 }
 
@@ -191,14 +195,7 @@ fn require_objects_at(value: &Value, prefix: &str, pattern: &str) -> Result<(), 
             None if v.is_object() => Ok(()),
             None => Err(RunError::invalid(path, "must be a JSON object")),
             Some((Some(name), rest)) => match v.get(name) {
-                Some(child) => {
-                    let sub = if path.is_empty() {
-                        name.to_string()
-                    } else {
-                        format!("{}.{}", path, name)
-                    };
-                    walk(child, rest, &sub)
-                }
+                Some(child) => walk(child, rest, &member_path(path, name)),
                 None => Ok(()),
             },
             Some((None, rest)) => match v.as_array() {
@@ -342,11 +339,7 @@ fn first_duplicate_name(text: &str) -> Option<String> {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             let mut seen = std::collections::HashSet::new();
             while let Some(name) = map.next_key::<String>()? {
-                let path = if self.path.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{}.{}", self.path, name)
-                };
+                let path = member_path(&self.path, &name);
                 if !seen.insert(name) {
                     *self.found.borrow_mut() = Some(path);
                     return Err(A::Error::custom("duplicate name"));

@@ -413,23 +413,20 @@ pub fn synth_ice40(
             .args(["-q", "-p", &script]),
     )?;
     // Pack first: a design close to full gets a time limit on its placement.
-    let packed = eda::run(nextpnr_on(nextpnr, PNR_ICE40, dir, &json).arg("--pack-only"))?;
+    let packed = eda::run(nextpnr_on(nextpnr, PNR_ICE40, dir, &json, None).arg("--pack-only"))?;
     let dense = match (packed.status.success(), parse_pnr(&log_of(&packed))) {
         (true, (_, Some(lcs))) if lcs <= HX8K_LCS && over_place_limit(lcs) => Some(lcs),
         _ => None,
     };
-    let out = match dense {
-        Some(_) => pnr_within(nextpnr, dir, &json, HX8K_DENSE_PLACE_MINUTES)?,
-        None => pnr(nextpnr, PNR_ICE40, dir, &json, 1)?,
-    };
+    let limit = dense.map(|_| HX8K_DENSE_PLACE_MINUTES);
+    let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1, limit)?;
     let log = log_of(&out);
+    write(dir, &format!("{}.ice40.log", name), &log)?;
     if let (Some(lcs), Some(TIMEOUT_STATUS)) = (dense, out.status.code()) {
-        write(dir, &format!("{}.ice40.log", name), &log)?;
         row.ice40_needs = Some(lcs);
         row.ice40_place_timeout = true;
         return Ok(row);
     }
-    write(dir, &format!("{}.ice40.log", name), &log)?;
     let (fmax, lcs) = parse_pnr(&log);
     row.fmax_mhz = fmax;
     row.placed_lcs = lcs;
@@ -535,7 +532,7 @@ pub fn synth_ecp5(
     let stat = eda::read_text(&dir.join(format!("{}.ecp5.stat", name)))?;
     let (lut4, flip_flops, bram) = parse_stat_ecp5(&stat);
     absorb_bram_output_registers(&dir.join(&json))?;
-    let out = pnr(nextpnr, PNR_ECP5, dir, &json, 1)?;
+    let out = pnr(nextpnr, PNR_ECP5, dir, &json, 1, None)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ecp5.log", name), &log)?;
     let (fmax, _) = parse_pnr(&log);
@@ -581,42 +578,39 @@ const PNR_ECP5: &[&str] = &[
 ];
 
 /// nextpnr (`family`: [`PNR_ICE40`] or [`PNR_ECP5`]) on the wrapped netlist `json` in `dir`,
-/// placement `seed`.
+/// placement `seed`, stopped after `limit` minutes if given.
 fn pnr(
     nextpnr: &Path,
     family: &[&str],
     dir: &Path,
     json: &str,
     seed: u64,
+    limit: Option<u64>,
 ) -> Result<std::process::Output, String> {
     let seed = seed.to_string();
-    eda::run(nextpnr_on(nextpnr, family, dir, json).args(["--seed", &seed]))
+    eda::run(nextpnr_on(nextpnr, family, dir, json, limit).args(["--seed", &seed]))
 }
 
 /// Exit status of coreutils' `timeout` when the command ran out of time.
 const TIMEOUT_STATUS: i32 = 124;
 
-/// nextpnr-ice40 at seed 1 on the netlist `json` in `dir`, stopped after `minutes` (coreutils'
-/// `timeout`; its status is then [`TIMEOUT_STATUS`]).
-fn pnr_within(
+/// nextpnr (`family`'s options) reading the netlist `json` in `dir`; with `limit`, run under
+/// coreutils' `timeout` for that many minutes (its status is then [`TIMEOUT_STATUS`]).
+fn nextpnr_on(
     nextpnr: &Path,
+    family: &[&str],
     dir: &Path,
     json: &str,
-    minutes: u64,
-) -> Result<std::process::Output, String> {
-    eda::run(
-        Command::new("timeout")
-            .arg(format!("{}m", minutes))
-            .arg(nextpnr)
-            .current_dir(dir)
-            .args(PNR_ICE40)
-            .args(["--json", json, "--seed", "1"]),
-    )
-}
-
-/// nextpnr (`family`'s options) reading the netlist `json` in `dir`.
-fn nextpnr_on(nextpnr: &Path, family: &[&str], dir: &Path, json: &str) -> Command {
-    let mut cmd = Command::new(nextpnr);
+    limit: Option<u64>,
+) -> Command {
+    let mut cmd = match limit {
+        Some(minutes) => {
+            let mut c = Command::new("timeout");
+            c.arg(format!("{}m", minutes)).arg(nextpnr);
+            c
+        }
+        None => Command::new(nextpnr),
+    };
     cmd.current_dir(dir).args(family).args(["--json", json]);
     cmd
 }
@@ -648,7 +642,11 @@ pub fn sweep_seeds(
         };
         if let Some(nextpnr) = tools.nextpnr_ice40.as_deref() {
             if row.fmax_mhz.is_some() && dir.join(&ice40_json).is_file() {
-                let o = pnr(nextpnr, PNR_ICE40, dir, &ice40_json, seed)?;
+                // A dense design keeps its time limit at every seed.
+                let limit = (row.placed_lcs)
+                    .filter(|&lcs| over_place_limit(lcs))
+                    .map(|_| HX8K_DENSE_PLACE_MINUTES);
+                let o = pnr(nextpnr, PNR_ICE40, dir, &ice40_json, seed, limit)?;
                 if o.status.success() {
                     point.ice40_mhz = parse_pnr(&log_of(&o)).0;
                 }
@@ -656,7 +654,7 @@ pub fn sweep_seeds(
         }
         if let Some((_, nextpnr)) = &tools.ecp5 {
             if dir.join(&ecp5_json).is_file() {
-                let o = pnr(nextpnr, PNR_ECP5, dir, &ecp5_json, seed)?;
+                let o = pnr(nextpnr, PNR_ECP5, dir, &ecp5_json, seed, None)?;
                 if o.status.success() {
                     point.ecp5_mhz = parse_pnr(&log_of(&o)).0;
                 }
