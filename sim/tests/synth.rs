@@ -116,7 +116,10 @@ fn x4_report_has_a_current_row_per_exported_unit() {
 fn x4_ci_and_readme_install_the_ecp5_tools_the_report_was_measured_with() {
     // One pin (`ECP5_PACKAGES`) for the CI script, the README's set-up line and the messages.
     for (file, line) in [
-        (".ci/run", format!("pip install -q {}", synth::ECP5_PACKAGES)),
+        (
+            ".ci/run",
+            format!("pip install -q {}", synth::ECP5_PACKAGES),
+        ),
         ("README.md", format!("pip install {}", synth::ECP5_PACKAGES)),
     ] {
         let text = std::fs::read_to_string(ppu_sim::repo_root().join(file)).unwrap();

@@ -35,6 +35,9 @@ pub const RETIRE_SLOTS: usize = 4;
 /// Width of a queue pointer.
 const PTR_BITS: usize = 2;
 const _: () = assert!(1 << PTR_BITS == RETIRE_SLOTS);
+// `credits` resets to RETIRE_SLOTS, written as the literal 4 in `update` (`#[hdl_gen]` takes no
+// cast of a Rust constant, and a named one would export as an undeclared Verilog identifier).
+const _: () = assert!(RETIRE_SLOTS == 4);
 
 #[derive(LogicBlock)]
 pub struct RetireQueue {
