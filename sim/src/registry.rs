@@ -72,16 +72,7 @@ pub fn write_waves(dir: &Path) -> Result<Vec<String>, String> {
 pub fn run_value(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let unit = scenario::unit_of(value)?;
     scenario::reject_nulls(value, "")?;
-    // An output that cannot be a file is an output error (exit 1, "cannot write output"), found
-    // before the run (the testbenches report a VCD they cannot open as a failed run).
-    for path in [&opts.trace, &opts.vcd].into_iter().flatten() {
-        if path.is_dir() {
-            return Err(RunError::Output(format!(
-                "{}: is a directory, not a file",
-                path.display()
-            )));
-        }
-    }
+    // (Each runner validates, then checks its outputs: `RunOptions::check_outputs`.)
     let runner = scenario_runners()
         .into_iter()
         .find(|m| m.unit == unit)

@@ -74,6 +74,24 @@ pub struct RunOptions {
     pub engine: crate::verilator::Engine,
 }
 
+impl RunOptions {
+    /// An output path that is a folder is an output error (exit 1, "cannot write output").
+    /// Each runner asks after validating its scenario (an invalid scenario is the error to
+    /// report, exit 2) and before it opens an output (the testbenches would report a VCD they
+    /// cannot open as a failed run).
+    pub fn check_outputs(&self) -> Result<(), RunError> {
+        for path in [&self.trace, &self.vcd].into_iter().flatten() {
+            if path.is_dir() {
+                return Err(RunError::Output(format!(
+                    "{}: is a directory, not a file",
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The summary of a finished run, printed as a table by the command line.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunSummary {

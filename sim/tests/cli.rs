@@ -220,7 +220,9 @@ fn x5_arrays_in_place_of_objects_and_fields_inside_packets_are_named() {
 }
 
 /// X-5, X-6: an output path that is a folder is an output error (exit 1, "cannot write
-/// output"), not a violation; an invalid scenario (exit 2) leaves an existing trace as it was.
+/// output"), not a violation, for every unit; an invalid scenario (exit 2) leaves an existing
+/// trace as it was, and is the error reported when the output is a folder too (the scenario is
+/// what X-5 gives a status for).
 #[test]
 fn x5_output_errors_and_invalid_scenarios_leave_outputs_alone() {
     let dir = ppu_sim::repo_root().join("target").join("cli-tests");
@@ -262,6 +264,30 @@ fn x5_output_errors_and_invalid_scenarios_leave_outputs_alone() {
             "{}",
             m.unit
         );
+        let (code, _, err) = ppu(&[
+            "run",
+            "--scenario",
+            bad.to_str().unwrap(),
+            "--trace",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            code, 2,
+            "{}: an invalid scenario into a folder: {}",
+            m.unit, err
+        );
+        assert!(err.contains("config"), "{}: {}", m.unit, err);
+        for output in ["--trace", "--vcd"] {
+            let (code, _, err) = ppu(&["run", m.unit, output, dir.to_str().unwrap()]);
+            assert_eq!(code, 1, "{} {}: {}", m.unit, output, err);
+            assert!(
+                err.contains("cannot write output") && err.contains("is a directory"),
+                "{} {}: {}",
+                m.unit,
+                output,
+                err
+            );
+        }
     }
 }
 

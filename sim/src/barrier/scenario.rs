@@ -301,6 +301,7 @@ pub fn run_checked(
 
 pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value)?;
+    opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
     let (r, _) = run_checked(value, &cfg, opts.trace.as_deref())?;

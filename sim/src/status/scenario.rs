@@ -136,6 +136,7 @@ pub fn run_fsm(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError>
         .enumerate()
         .map(|(k, c)| fsm_inputs(c, k))
         .collect::<Result<Vec<_>, _>>()?;
+    opts.check_outputs()?;
     let run = run_status_fsm(
         &inputs,
         &TbOutput {
@@ -456,6 +457,7 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
 
 pub fn run_system(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value, opts.seed)?;
+    opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
     let mut tw = TraceWriter::create(opts.trace.as_deref())?;

@@ -467,6 +467,7 @@ pub fn run_with_events(
     opts: &RunOptions,
 ) -> Result<(RunSummary, Vec<Value>), RunError> {
     let mut p = plan(value, opts.seed)?;
+    opts.check_outputs()?;
     let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
@@ -477,6 +478,7 @@ pub fn run_with_events(
 fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     // Validate first: an invalid scenario leaves an existing trace file as it was.
     let mut p = plan(value, opts.seed)?;
+    opts.check_outputs()?;
     let mut trace = TraceWriter::create(opts.trace.as_deref())?;
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;

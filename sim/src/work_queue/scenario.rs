@@ -233,6 +233,7 @@ pub fn system_config(value: &Value) -> Result<SystemConfig, RunError> {
 /// Run a `work-queue` scenario: the system simulation, its trace, the golden check.
 pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     let mut cfg = system_config(value)?;
+    opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
     let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
