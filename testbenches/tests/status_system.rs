@@ -184,7 +184,88 @@ fn run_and_check(v: &Value, seed: u64) -> Vec<Value> {
     check_outputs(&events, &cfg.contexts);
     check_st7(&events, cfg.tree_stages as u64);
     assert!(res.max_halt_latency() <= halt_bound(&cfg), "{}", v);
+    check_counts(&res, &events);
     events
+}
+
+/// The run's figures (the `done` line's `outputs`, `deadlocks`, `resumes`) count its events.
+fn check_counts(res: &system::SystemResult, events: &[Value]) {
+    let count = |name: &str| events.iter().filter(|e| e["event"] == name).count() as u64;
+    assert_eq!(res.outputs, count("output"));
+    assert_eq!(
+        res.deadlocks,
+        count("deadlock"),
+        "a deadlock event per unit detected"
+    );
+    assert_eq!(res.resumes, count("resume"));
+}
+
+/// ST-7, X-5: when the watchdog acts on several units in one cycle (two QUIESCENT units of one
+/// connection, or two connections), the `done` line's `deadlocks` counts each unit's
+/// `deadlock` event (it counted the cycle once: 10 for 12 events in this scenario, found by an
+/// independent audit); a run without a context switch reports `mean_switch_cycles` 0, not the
+/// -0.0 of an empty float sum.
+#[test]
+fn st7_done_counts_every_unit_detected_and_no_negative_zero() {
+    let v: Value = serde_json::from_str(
+        r#"{"unit":"status-system","config":{"units":32,
+        "groups":[[4,17,20,29,3],[16,25],[27,1],[19],[6],[5],[7,15],[10,30],[18],[14,8],[28,23],
+                  [22,31,0],[26],[24],[21],[9],[12,13,11,2]],
+        "tree_stages":3,
+        "latency":[7,2,4,4,2,8,2,3,2,1,7,2,7,2,5,1,2,2,5,8,2,8,7,4,5,5,4,6,2,6,5,8],
+        "gather":[0,4,0,0,14,0,0,0,2,0,5,9,0,9,0,0,0,0,0,15,0,0,0,7,0,0,0,0,0,0,0,0],
+        "out_buffer":1,
+        "mem_latency":[19,0,0,0,0,0,0,0,10,8,0,0,0,11,0,13,0,0,0,0,19,0,0,4,0,0,0,0,0,12,8,0],
+        "deadlock_threshold":200},
+        "contexts":[3],
+        "commands":[{"cycle":1,"context_switch":0},{"cycle":1,"context_switch":0},
+                    {"cycle":1,"context_switch":0},{"cycle":64,"context_switch":0},
+                    {"cycle":110,"context_switch":0},{"cycle":128,"context_switch":0},
+                    {"cycle":191,"context_switch":0},{"cycle":274,"context_switch":0},
+                    {"cycle":516,"context_switch":0},{"cycle":2781,"context_switch":0}]}"#,
+    )
+    .unwrap();
+    let events = run_and_check(&v, 1);
+    let detections: Vec<u64> = events
+        .iter()
+        .filter(|e| e["event"] == "deadlock")
+        .map(|e| e["cycle"].as_u64().unwrap())
+        .collect();
+    assert!(
+        detections.windows(2).any(|w| w[0] == w[1]),
+        "the scenario no longer detects two units in one cycle: {:?}",
+        detections
+    );
+    let dir = std::env::temp_dir().join("ppu_status_system_done");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (scenario, file) in [(v.clone(), "switches.jsonl"), (v, "no_switch.jsonl")] {
+        let mut scenario = scenario;
+        if file == "no_switch.jsonl" {
+            scenario["commands"] = json!([]);
+        }
+        let path = dir.join(file);
+        run_value(
+            &scenario,
+            &RunOptions {
+                trace: Some(path.clone()),
+                seed: 1,
+                ..RunOptions::default()
+            },
+        )
+        .unwrap();
+        let events = ppu_sim::trace::read_trace(&path).unwrap();
+        let done = events.last().unwrap();
+        let count = |name: &str| events.iter().filter(|e| e["event"] == name).count() as u64;
+        assert_eq!(
+            done["deadlocks"].as_u64(),
+            Some(count("deadlock")),
+            "{}",
+            file
+        );
+        assert_eq!(done["resumes"].as_u64(), Some(count("resume")), "{}", file);
+        let mean = done["mean_switch_cycles"].as_f64().unwrap();
+        assert!(mean >= 0.0 && mean.is_sign_positive(), "{}: {}", file, mean);
+    }
 }
 
 /// ST-6 for one workload: the halt reaches every unit TREE_STAGES cycles after the request, and

@@ -165,8 +165,8 @@ pub struct Row {
     pub halt_words: f64,
     pub drain_words: f64,
     /// Watchdog actions (ST-7 deadlock removals) in the halt and the drain run.
-    pub halt_deadlocks: u64,
-    pub drain_deadlocks: u64,
+    pub halt_watchdog_actions: u64,
+    pub drain_watchdog_actions: u64,
 }
 
 /// Mean words stored per commanded switch.
@@ -200,8 +200,8 @@ pub fn measure(
         halt_latency_max: halt.max_halt_latency(),
         halt_words: mean_words(&halt.switches),
         drain_words: mean_words(&drain.switches),
-        halt_deadlocks: halt.deadlocks,
-        drain_deadlocks: drain.deadlocks,
+        halt_watchdog_actions: halt.watchdog_actions,
+        drain_watchdog_actions: drain.watchdog_actions,
     };
     Ok((row, halt.switches.iter().map(|s| s.halt_latency).collect()))
 }
@@ -367,8 +367,8 @@ fn markdown(
         "\nWatchdog actions (ST-7 deadlock removals) over the rows above: {} in the halt runs, {} \
          in the drain runs (in drain mode a unit whose input has run dry flushes its partial \
          gather by itself, without a watchdog action).",
-        rows.iter().map(|r| r.halt_deadlocks).sum::<u64>(),
-        rows.iter().map(|r| r.drain_deadlocks).sum::<u64>()
+        rows.iter().map(|r| r.halt_watchdog_actions).sum::<u64>(),
+        rows.iter().map(|r| r.drain_watchdog_actions).sum::<u64>()
     );
     let _ = writeln!(
         md,

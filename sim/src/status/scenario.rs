@@ -468,7 +468,9 @@ pub fn run_system(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunErr
         .iter()
         .map(|s| s.switch_cycles as f64)
         .sum::<f64>()
-        / n;
+        / n
+        // (An empty float sum is -0.0: a run without switches reports 0.)
+        + 0.0;
     tw.done(
         r.cycles,
         json!({

@@ -102,7 +102,12 @@ pub struct SystemResult {
     pub cycles: u64,
     pub outputs: u64,
     pub switches: Vec<SwitchRecord>,
+    /// Units detected deadlocked (ST-7): the trace's `deadlock` events, one per unit the
+    /// watchdog acted on.
     pub deadlocks: u64,
+    /// Cycles in which the monitor's watchdog fired (several connections, and several units
+    /// of one, may be acted on in one of them).
+    pub watchdog_actions: u64,
     pub resumes: u64,
     pub nacks: u64,
 }

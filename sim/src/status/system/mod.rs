@@ -308,7 +308,7 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
                 .ev(cycle, "all_halted", || json!({"protocol": protocol}))?;
         }
         if m.deadlock {
-            self.res.deadlocks += 1;
+            self.res.watchdog_actions += 1;
             self.deadlock_events(cycle, m)?;
         }
         if m.cmd_halt || m.cmd_reset || m.line_resume != 0 || m.line_reset != 0 {
@@ -343,6 +343,7 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
                     cycle, action, g, want, S
                 )));
             }
+            self.res.deadlocks += named.len() as u64;
             for &i in &named {
                 self.trace.ev(
                     cycle,
