@@ -457,6 +457,18 @@ fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("nope.x"));
+    // A file that is not a VCD (a save file) is named as such, exit 2.
+    let not_vcd = dir.join("not_a_vcd.vcd");
+    std::fs::write(&not_vcd, "[dumpfile] \"x.vcd\"\n1.5 not a header\n").unwrap();
+    let (code, _, err) = ppu(&[
+        "waves",
+        "--render",
+        not_vcd.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("not_a_vcd.vcd: not a valid VCD file"), "{}", err);
 }
 
 #[test]

@@ -78,7 +78,8 @@ fn read_changes<R: std::io::BufRead>(
         .collect();
     let mut now = 0u64;
     for cmd in parser {
-        let cmd = cmd.map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
+        let cmd =
+            cmd.map_err(|e| format!("{}: not a valid VCD file: {}", vcd_path.display(), e))?;
         let (id, val) = match cmd {
             vcd::Command::Timestamp(t) => {
                 now = t;
@@ -111,7 +112,7 @@ pub fn render_file(
     let mut parser = vcd::Parser::new(BufReader::new(f));
     let header = parser
         .parse_header()
-        .map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
+        .map_err(|e| format!("{}: not a valid VCD file: {}", vcd_path.display(), e))?;
     let mut vars = vec![];
     collect(&header.items, "", &mut vars);
     let chosen = choose_signals(&vars, signals, vcd_path)?;
