@@ -468,7 +468,11 @@ fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "{}", err);
-    assert!(err.contains("not_a_vcd.vcd: not a valid VCD file"), "{}", err);
+    assert!(
+        err.contains("not_a_vcd.vcd: not a valid VCD file"),
+        "{}",
+        err
+    );
 }
 
 #[test]

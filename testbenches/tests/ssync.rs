@@ -621,3 +621,35 @@ fn so13_unstreamed_token_coming_round_to_the_batch_being_accounted_loses_no_late
     // The sweep brackets the cycle in which the token meets batch 100's accounting.
     assert_eq!(outcomes, (true, true));
 }
+
+/// SO-1, SO-7: batch IDs wrap (14 bits), so a long run gives an ID to several batches, one
+/// after another. The scoreboard checks a second request against the batch that holds the ID
+/// now, the earliest one with that ID whose second request has not come: it compared every
+/// second request with the first batch of the ID, so a run of 16,385 batches whose last one
+/// (batch ID 0 again) wrote 4 bytes failed with "second request [4, 0, 0, 0], shader wrote
+/// [128, 0, 0, 0]" (found by an independent audit; that run now passes, in 18 s of release
+/// build, too long for this suite).
+#[test]
+fn so1_so7_a_wrapped_batch_id_is_checked_against_the_batch_holding_it() {
+    use ppu_sim::stream_out::golden::{Golden, SsyncScoreboard, TaskPlacement};
+    let place = |bytes: u32, offset: u32| TaskPlacement {
+        batch_id: 0,
+        task: 0,
+        last: true,
+        sbbn: [bytes, 0, 0, 0],
+        offsets: [offset, 0, 0, 0],
+        overflow: false,
+    };
+    let golden = Golden {
+        tasks: vec![place(128, 0), place(4, 128)],
+        retired: vec![0, 0],
+        ..Default::default()
+    };
+    let mut sb = SsyncScoreboard::new(golden.clone());
+    sb.second(0, 0, [128, 0, 0, 0]).unwrap();
+    sb.second(0, 0, [4, 0, 0, 0]).unwrap();
+    let mut sb = SsyncScoreboard::new(golden);
+    sb.second(0, 0, [128, 0, 0, 0]).unwrap();
+    let e = sb.second(0, 0, [128, 0, 0, 0]).unwrap_err();
+    assert!(e.contains("shader wrote [4, 0, 0, 0]"), "{}", e);
+}

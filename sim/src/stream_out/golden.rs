@@ -209,8 +209,10 @@ pub fn buffers(g: &Golden, size: [u32; 4]) -> [Vec<u8>; 4] {
 #[derive(Debug, Clone)]
 pub struct SsyncScoreboard {
     golden: Golden,
-    /// First golden index of every (batch ID, task).
-    index: std::collections::HashMap<(u16, u16), usize>,
+    /// The golden indices of every (batch ID, task), in driver order, less those whose second
+    /// request has come: batch IDs wrap (SO-1), so one ID names several batches of a long run,
+    /// one after another (an ID is given out again only after its batch retired).
+    index: std::collections::HashMap<(u16, u16), std::collections::VecDeque<usize>>,
     responses: usize,
     commits: usize,
     retires: usize,
@@ -221,9 +223,9 @@ pub struct SsyncScoreboard {
 
 impl SsyncScoreboard {
     pub fn new(golden: Golden) -> SsyncScoreboard {
-        let mut index = std::collections::HashMap::new();
+        let mut index = std::collections::HashMap::<_, std::collections::VecDeque<_>>::new();
         for (i, t) in golden.tasks.iter().enumerate() {
-            index.entry((t.batch_id, t.task)).or_insert(i);
+            index.entry((t.batch_id, t.task)).or_default().push_back(i);
         }
         let retire_after = (golden.tasks.iter().enumerate())
             .filter(|(_, t)| t.last)
@@ -291,10 +293,15 @@ impl SsyncScoreboard {
     }
 
     /// A second request for `(batch_id, task)` carrying `sbbn` (SO-7): the bytes the golden
-    /// model has for the first streamed batch/task of that ID (none: not checked).
-    pub fn second(&self, batch_id: u16, task: u16, sbbn: [u32; 4]) -> Result<(), String> {
-        match self.index.get(&(batch_id, task)) {
-            Some(&i) if self.golden.tasks[i].sbbn != sbbn => Err(format!(
+    /// model has for the earliest streamed batch/task of that ID whose second request has not
+    /// come yet (none: not checked).
+    pub fn second(&mut self, batch_id: u16, task: u16, sbbn: [u32; 4]) -> Result<(), String> {
+        let next = self
+            .index
+            .get_mut(&(batch_id, task))
+            .and_then(|queue| queue.pop_front());
+        match next {
+            Some(i) if self.golden.tasks[i].sbbn != sbbn => Err(format!(
                 "batch {} task {}: second request {:?}, shader wrote {:?}",
                 batch_id, task, sbbn, self.golden.tasks[i].sbbn
             )),

@@ -393,6 +393,27 @@ impl Expander<'_> {
     }
 }
 
+/// The cycle cap of a scenario without `config.max_cycles`: a bound on what the run can need,
+/// taken as if nothing overlapped: per batch 200 cycles, its longest task latency (drawn or
+/// given: an explicit task may exceed `config.latency`) and 4 cycles per task; its bytes at the
+/// narrower of the SO unit's and the frame buffer's bandwidth; 4 cycles per packet step.
+fn default_cycles(steps: &[Step], cfg: &Checked, c: &Config) -> u64 {
+    let bandwidth = c.so_bytes_per_cycle.min(c.fb_bytes_per_cycle).max(1);
+    let mut cycles = 10_000 + steps.len() as u64 * 4;
+    for step in steps {
+        if let Step::Batch { tasks, .. } = step {
+            let latency = tasks.iter().map(|t| t.latency).max().unwrap_or(0);
+            let bytes: u64 = (tasks.iter())
+                .flat_map(|t| t.bytes.iter().map(|&b| b as u64))
+                .sum();
+            cycles = cycles.saturating_add(
+                200 + latency.max(cfg.hi) + 4 * tasks.len() as u64 + bytes.div_ceil(bandwidth),
+            );
+        }
+    }
+    cycles
+}
+
 /// Validate a scenario and expand it into a [`Plan`] (latencies drawn with `seed`).
 pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
     require_objects(value, "", &["config"])?;
@@ -418,8 +439,9 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
     for (pi, p) in packets.iter().enumerate() {
         ex.packet(pi, p)?;
     }
-    let default_cycles = 10_000 + ex.batches * (200 + cfg.hi) + ex.steps.len() as u64 * 4;
-    let max_cycles = c.max_cycles.unwrap_or(default_cycles.min(MAX_CYCLES));
+    let max_cycles = c
+        .max_cycles
+        .unwrap_or(default_cycles(&ex.steps, &cfg, c).min(MAX_CYCLES));
     if max_cycles == 0 || max_cycles > MAX_CYCLES {
         return Err(RunError::invalid(
             "config.max_cycles",

@@ -18,7 +18,11 @@
 //! waits for idle. SSYNC applies the bundle between operations in stream order, but SO units
 //! write in parallel: if the new offsets point back into bytes an earlier operation is still
 //! writing, the two writes would land in no defined order and the buffers could differ from
-//! driver order. (Seen with a random scenario, seed 422911, before this wait was added.)
+//! driver order. (Seen with a random scenario, seed 422911, before this wait was added.) A
+//! bundle sent inside an open operation takes effect when that operation ends (SO-3), so the
+//! disable that ends it waits for idle too: the batches written at the new offsets start only
+//! after the operation's own batches are written. (Seen with seed 658382, a frame buffer of 3
+//! bytes per cycle, before that second wait.)
 //!
 //! Every run is checked against the golden model ([`super::golden`]): each response's offsets
 //! and order, each second request's bytes, retire order, overflow decisions, the final SSOBOs

@@ -1,8 +1,9 @@
 //! The driver / WDU (behavioural): walks the plan's steps in driver order, takes a batch ID for
 //! every batch (SO-1), sends work tokens and state bundles to SSYNC (SO-3), dispatches streamed
 //! batch/tasks to their SO unit's MPC and other batches to the pipeline, which retires them
-//! after their latency (SO-2). An offset bundle waits until every SO unit is idle (see the
-//! system module's documentation).
+//! after their latency (SO-2). An offset bundle waits until every SO unit is idle, and so does
+//! the disable that ends an operation with a bundle inside it (see the system module's
+//! documentation).
 //!
 //! With a shader model ([`super::shader`]) a streamed batch/task goes to a free shader only: the
 //! work token of a streamed batch waits until no task of the previous batch waits for a shader
@@ -50,6 +51,12 @@ pub struct Wdu {
     batch_count: usize,
     held_id: Option<u16>,
     enabled: bool,
+    /// An operation is open in SSYNC: streaming is enabled and a work token has been sent
+    /// since the enable (SSYNC pushes the operation at its first work token, SO-3).
+    op_open: bool,
+    /// An offset bundle was sent while the operation was open: SSYNC applies it when that
+    /// operation ends, so the disable that ends it waits for idle too.
+    bundle_deferred: bool,
     /// (cycle it finishes, batch ID) of batches in the pipeline, by finishing cycle.
     pipeline: VecDeque<(u64, u16)>,
     /// Shader model: batch/tasks dispatched with their work token, waiting for a shader.
@@ -73,8 +80,14 @@ impl Wdu {
         };
         let (cmd_kind, cmd_valid, offsets) = match step {
             Some(Step::Enable) => (ssync::CMD_ENABLE, true, [0; 4]),
-            Some(Step::Disable) => (ssync::CMD_DISABLE, true, [0; 4]),
-            // Wait for idle before rebinding the offsets (see the module documentation).
+            // Wait for idle before rebinding the offsets (see the module documentation): at
+            // the bundle, and at the disable that ends an operation with a bundle inside it
+            // (SSYNC applies that bundle when the operation ends).
+            Some(Step::Disable) => (
+                ssync::CMD_DISABLE,
+                !self.bundle_deferred || (so_idle && self.pending.is_empty()),
+                [0; 4],
+            ),
             Some(Step::Offset(o)) => (ssync::CMD_OFFSET, so_idle && self.pending.is_empty(), *o),
             Some(Step::Batch { .. }) => (
                 ssync::CMD_WORK,
@@ -137,14 +150,26 @@ impl Wdu {
         if o.cmd_valid && u.cmd_ready.val() {
             progress = true;
             match o.step {
-                Some(Step::Enable) => self.enabled = true,
-                Some(Step::Disable) => self.enabled = false,
+                Some(Step::Enable) => {
+                    // (A repeated enable is ignored by SSYNC: the open operation stays open.)
+                    if !self.enabled {
+                        self.op_open = false;
+                    }
+                    self.enabled = true;
+                }
+                Some(Step::Disable) => {
+                    self.enabled = false;
+                    self.op_open = false;
+                    self.bundle_deferred = false;
+                }
+                Some(Step::Offset(_)) => self.bundle_deferred |= self.op_open,
                 Some(Step::Batch {
                     packet,
                     vertices,
                     tasks,
                 }) => {
                     let id = self.take_id(cycle)?;
+                    self.op_open |= self.enabled;
                     res.batches += 1;
                     trace.event(
                         cycle,
