@@ -346,6 +346,20 @@ impl Tools {
             ecp5: ecp5_tools()?,
         })
     }
+
+    /// The versions of the tools found, for the report's header: the iCE40 flow's, then the
+    /// ECP5 flow's.
+    pub fn versions(&self) -> String {
+        let v = |p: &Path| tool_version(p).unwrap_or_else(|| "version unknown".into());
+        let mut s = format!("iCE40: {}", v(&self.yosys));
+        if let Some(n) = &self.nextpnr_ice40 {
+            s += &format!(", {}", v(n));
+        }
+        if let Some((y, n)) = &self.ecp5 {
+            s += &format!("; ECP5: {}, {}", v(y), v(n));
+        }
+        s
+    }
 }
 
 /// A tool's version as it prints it (`-V` or `--version`), cut to the name and number:
@@ -378,22 +392,6 @@ pub fn version_of(name: &str, line: &str) -> String {
     match line.split_once(", ") {
         Some((head, _)) if head.contains('(') => format!("{})", head),
         _ => line.to_string(),
-    }
-}
-
-impl Tools {
-    /// The versions of the tools found, for the report's header: the iCE40 flow's, then the
-    /// ECP5 flow's.
-    pub fn versions(&self) -> String {
-        let v = |p: &Path| tool_version(p).unwrap_or_else(|| "version unknown".into());
-        let mut s = format!("iCE40: {}", v(&self.yosys));
-        if let Some(n) = &self.nextpnr_ice40 {
-            s += &format!(", {}", v(n));
-        }
-        if let Some((y, n)) = &self.ecp5 {
-            s += &format!("; ECP5: {}, {}", v(y), v(n));
-        }
-        s
     }
 }
 
