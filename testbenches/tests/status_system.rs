@@ -188,16 +188,20 @@ fn run_and_check(v: &Value, seed: u64) -> Vec<Value> {
     events
 }
 
+/// The events of a trace named `name`.
+fn count_events(events: &[Value], name: &str) -> u64 {
+    events.iter().filter(|e| e["event"] == name).count() as u64
+}
+
 /// The run's figures (the `done` line's `outputs`, `deadlocks`, `resumes`) count its events.
 fn check_counts(res: &system::SystemResult, events: &[Value]) {
-    let count = |name: &str| events.iter().filter(|e| e["event"] == name).count() as u64;
-    assert_eq!(res.outputs, count("output"));
+    assert_eq!(res.outputs, count_events(events, "output"));
     assert_eq!(
         res.deadlocks,
-        count("deadlock"),
+        count_events(events, "deadlock"),
         "a deadlock event per unit detected"
     );
-    assert_eq!(res.resumes, count("resume"));
+    assert_eq!(res.resumes, count_events(events, "resume"));
 }
 
 /// ST-7, X-5: when the watchdog acts on several units in one cycle (two QUIESCENT units of one
@@ -238,11 +242,9 @@ fn st7_done_counts_every_unit_detected_and_no_negative_zero() {
     );
     let dir = std::env::temp_dir().join("ppu_status_system_done");
     std::fs::create_dir_all(&dir).unwrap();
-    for (scenario, file) in [(v.clone(), "switches.jsonl"), (v, "no_switch.jsonl")] {
-        let mut scenario = scenario;
-        if file == "no_switch.jsonl" {
-            scenario["commands"] = json!([]);
-        }
+    let mut no_switch = v.clone();
+    no_switch["commands"] = json!([]);
+    for (scenario, file) in [(v, "switches.jsonl"), (no_switch, "no_switch.jsonl")] {
         let path = dir.join(file);
         run_value(
             &scenario,
@@ -255,14 +257,18 @@ fn st7_done_counts_every_unit_detected_and_no_negative_zero() {
         .unwrap();
         let events = ppu_sim::trace::read_trace(&path).unwrap();
         let done = events.last().unwrap();
-        let count = |name: &str| events.iter().filter(|e| e["event"] == name).count() as u64;
         assert_eq!(
             done["deadlocks"].as_u64(),
-            Some(count("deadlock")),
+            Some(count_events(&events, "deadlock")),
             "{}",
             file
         );
-        assert_eq!(done["resumes"].as_u64(), Some(count("resume")), "{}", file);
+        assert_eq!(
+            done["resumes"].as_u64(),
+            Some(count_events(&events, "resume")),
+            "{}",
+            file
+        );
         let mean = done["mean_switch_cycles"].as_f64().unwrap();
         assert!(mean >= 0.0 && mean.is_sign_positive(), "{}: {}", file, mean);
     }

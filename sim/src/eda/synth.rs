@@ -472,15 +472,15 @@ pub fn synth_ice40(
     )?;
     // Pack first: a design close to full gets a time limit on its placement.
     let packed = eda::run(nextpnr_on(nextpnr, PNR_ICE40, dir, &json, None).arg("--pack-only"))?;
-    let dense = match (packed.status.success(), parse_pnr(&log_of(&packed))) {
-        (true, (_, Some(lcs))) if lcs <= HX8K_LCS && over_place_limit(lcs) => Some(lcs),
+    let packed_lcs = match (packed.status.success(), parse_pnr(&log_of(&packed))) {
+        (true, (_, Some(lcs))) => Some(lcs),
         _ => None,
     };
-    let limit = dense.map(|_| HX8K_DENSE_PLACE_MINUTES);
+    let limit = packed_lcs.and_then(dense_place_limit);
     let out = pnr(nextpnr, PNR_ICE40, dir, &json, 1, limit)?;
     let log = log_of(&out);
     write(dir, &format!("{}.ice40.log", name), &log)?;
-    if let (Some(lcs), Some(TIMEOUT_STATUS)) = (dense, out.status.code()) {
+    if let (Some(lcs), Some(_), Some(TIMEOUT_STATUS)) = (packed_lcs, limit, out.status.code()) {
         row.ice40_needs = Some(lcs);
         row.ice40_place_timeout = true;
         return Ok(row);
@@ -701,9 +701,7 @@ pub fn sweep_seeds(
         if let Some(nextpnr) = tools.nextpnr_ice40.as_deref() {
             if row.fmax_mhz.is_some() && dir.join(&ice40_json).is_file() {
                 // A dense design keeps its time limit at every seed.
-                let limit = (row.placed_lcs)
-                    .filter(|&lcs| over_place_limit(lcs))
-                    .map(|_| HX8K_DENSE_PLACE_MINUTES);
+                let limit = row.placed_lcs.and_then(dense_place_limit);
                 let o = pnr(nextpnr, PNR_ICE40, dir, &ice40_json, seed, limit)?;
                 if o.status.success() {
                     point.ice40_mhz = parse_pnr(&log_of(&o)).0;
@@ -831,6 +829,12 @@ pub const HX8K_DENSE_PLACE_MINUTES: u64 = 10;
 /// `lcs` packed cells are more than [`HX8K_PLACE_LIMIT_PERCENT`]% of the HX8K's.
 fn over_place_limit(lcs: u64) -> bool {
     lcs * 100 > HX8K_LCS * HX8K_PLACE_LIMIT_PERCENT
+}
+
+/// The placement time limit of a design packed into `lcs` cells: [`HX8K_DENSE_PLACE_MINUTES`]
+/// when it is within the device and over [`HX8K_PLACE_LIMIT_PERCENT`]%, else none.
+fn dense_place_limit(lcs: u64) -> Option<u64> {
+    (lcs <= HX8K_LCS && over_place_limit(lcs)).then_some(HX8K_DENSE_PLACE_MINUTES)
 }
 
 /// One table line of the report.

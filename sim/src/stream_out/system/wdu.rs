@@ -78,17 +78,15 @@ impl Wdu {
             Some(Step::Batch { tasks, .. }) => self.shader_ready(tasks, mpc),
             _ => true,
         };
+        // Every SO unit idle and no batch/task waiting for a shader.
+        let idle = so_idle && self.pending.is_empty();
         let (cmd_kind, cmd_valid, offsets) = match step {
             Some(Step::Enable) => (ssync::CMD_ENABLE, true, [0; 4]),
             // Wait for idle before rebinding the offsets (see the module documentation): at
             // the bundle, and at the disable that ends an operation with a bundle inside it
             // (SSYNC applies that bundle when the operation ends).
-            Some(Step::Disable) => (
-                ssync::CMD_DISABLE,
-                !self.bundle_deferred || (so_idle && self.pending.is_empty()),
-                [0; 4],
-            ),
-            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, so_idle && self.pending.is_empty(), *o),
+            Some(Step::Disable) => (ssync::CMD_DISABLE, !self.bundle_deferred || idle, [0; 4]),
+            Some(Step::Offset(o)) => (ssync::CMD_OFFSET, idle, *o),
             Some(Step::Batch { .. }) => (
                 ssync::CMD_WORK,
                 self.held_id.is_some() && shader_ready,
