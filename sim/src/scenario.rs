@@ -79,6 +79,8 @@ impl RunOptions {
     /// Each runner asks after validating its scenario (an invalid scenario is the error to
     /// report, exit 2) and before it opens an output (the testbenches would report a VCD they
     /// cannot open as a failed run).
+    /// So is one whose folder does not exist (the trace and the VCD alike: neither creates
+    /// it).
     pub fn check_outputs(&self) -> Result<(), RunError> {
         for path in [&self.trace, &self.vcd].into_iter().flatten() {
             if path.is_dir() {
@@ -86,6 +88,15 @@ impl RunOptions {
                     "{}: is a directory, not a file",
                     path.display()
                 )));
+            }
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if !dir.is_dir() {
+                    return Err(RunError::Output(format!(
+                        "{}: the folder {} does not exist",
+                        path.display(),
+                        dir.display()
+                    )));
+                }
             }
         }
         Ok(())
@@ -117,13 +128,51 @@ pub fn parse_as<T: DeserializeOwned>(value: &Value, prefix: &str) -> Result<T, R
     let result: Result<T, _> = serde_path_to_error::deserialize(value);
     result.map_err(|e| {
         let path = e.path().to_string();
+        let reason = plain_reason(&e.inner().to_string());
+        // A field missing from the scenario's top level: its path is `.`, so name the field
+        // (below the top level the path names the object that lacks it, as serde does).
+        let missing = reason
+            .strip_prefix("missing field `")
+            .and_then(|r| r.strip_suffix('`'));
+        let path = match (path == "." && prefix.is_empty(), missing) {
+            (true, Some(name)) => name.to_string(),
+            _ => path,
+        };
         let field = match (prefix.is_empty(), path == ".") {
             (true, _) => path,
             (false, true) => prefix.to_string(),
             (false, false) => format!("{}.{}", prefix, path),
         };
-        RunError::invalid(&field, e.into_inner())
+        RunError::invalid(&field, reason)
     })
+}
+
+/// Serde's reason in a user's words where it names a type the user did not write: an integer
+/// too large for 64 bits reaches the deserializer as a float (`invalid type: floating point
+/// `1e+23`, expected u8`), as does a number with a fraction.
+fn plain_reason(reason: &str) -> String {
+    let float = reason
+        .strip_prefix("invalid type: floating point `")
+        .and_then(|r| r.split_once("`, expected "));
+    match float {
+        Some((number, ty)) if ["u8", "u16", "u32", "u64", "usize"].contains(&ty) => format!(
+            "{} is not a whole number from 0 to {} (too large, or with a fraction)",
+            number,
+            match ty {
+                "u8" => u8::MAX as u64,
+                "u16" => u16::MAX as u64,
+                "u32" => u32::MAX as u64,
+                _ => u64::MAX,
+            }
+        ),
+        Some((number, ty)) if ["i8", "i16", "i32", "i64", "isize"].contains(&ty) => format!(
+            "{} is not a whole number in the range of a signed {}-bit integer (too large, or \
+             with a fraction)",
+            number,
+            ty.trim_start_matches('i').replace("size", "64")
+        ),
+        _ => reason.to_string(),
+    }
 }
 
 /// No value of a scenario is `null` (SPEC X-5: a field is given with a value of its type, or
@@ -257,23 +306,53 @@ pub fn unit_of(value: &Value) -> Result<&str, RunError> {
 pub const MAX_CHILDREN_NESTING: usize = 62;
 
 /// Read and parse a scenario file (without running it).
+/// A file saved as UTF-8 with a byte-order mark (as some Windows editors do) is read as UTF-8;
+/// one saved as UTF-16 (Windows PowerShell's `>`) is refused with a message that says so.
 pub fn read(path: &Path) -> Result<Value, RunError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| RunError::invalid(&path.display().to_string(), e))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| RunError::invalid(&path.display().to_string(), e))?;
+    // A byte-order mark, or text whose every other byte is NUL (ASCII in UTF-16).
+    let utf16 = bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+        || (bytes.len() >= 4
+            && ((bytes[1] == 0 && bytes[3] == 0 && bytes[0] != 0 && bytes[2] != 0)
+                || (bytes[0] == 0 && bytes[2] == 0 && bytes[1] != 0 && bytes[3] != 0)));
+    if utf16 {
+        return Err(RunError::invalid(
+            &path.display().to_string(),
+            "the file is UTF-16; a scenario is UTF-8 JSON: save it as UTF-8 \
+             (in PowerShell, `ppu ... | Out-File -Encoding utf8 FILE`)",
+        ));
+    }
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+    let text = String::from_utf8(bytes.to_vec()).map_err(|e| {
+        RunError::invalid(
+            &path.display().to_string(),
+            format!("not UTF-8 text: {}", e.utf8_error()),
+        )
+    })?;
     let value = serde_json::from_str(&text).map_err(|e| {
         if e.to_string().starts_with("recursion limit exceeded") {
             // Valid JSON nested deeper than serde_json's 128 levels (it keeps the parser's
-            // stack bounded): only a work-queue thread tree gets there, two levels per
-            // `children`.
+            // stack bounded): of the scenario formats only a work-queue thread tree gets
+            // there, two levels per `children`.
+            let wq = text.contains("\"work-queue\"");
             return RunError::invalid(
                 &path.display().to_string(),
                 format!(
                     "nested deeper than 128 arrays and objects at line {}, column {} (the \
-                     parser's limit; a work-queue scenario's threads nest at most {} levels \
-                     of `children`)",
+                     parser's limit{})",
                     e.line(),
                     e.column(),
-                    MAX_CHILDREN_NESTING
+                    if wq {
+                        format!(
+                            "; a work-queue scenario's threads nest at most {} levels of \
+                             `children`",
+                            MAX_CHILDREN_NESTING
+                        )
+                    } else {
+                        String::new()
+                    }
                 ),
             );
         }

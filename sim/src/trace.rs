@@ -1,7 +1,8 @@
 //! JSON Lines trace writer (SPEC X-5): one object per line with `cycle` and `event` first, in
 //! the order events happen (cycles non-decreasing, checked), ending with
 //! `{"event":"done","cycle":N,...}` carrying the summary figures.
-use crate::scenario::RunError;
+use crate::scenario::{RunError, RunOptions};
+use indicatif::ProgressBar;
 use serde_json::{Map, Value};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -14,6 +15,10 @@ pub struct TraceWriter {
     events: Vec<Value>,
     last_cycle: u64,
     count: u64,
+    /// A spinner showing the cycle the events have reached ([`TraceWriter::with_progress`]),
+    /// and the events seen (it is moved every 256).
+    progress: Option<ProgressBar>,
+    seen: u64,
 }
 
 impl TraceWriter {
@@ -33,6 +38,19 @@ impl TraceWriter {
             events: vec![],
             last_cycle: 0,
             count: 0,
+            progress: None,
+            seen: 0,
+        })
+    }
+
+    /// A `ppu run`'s writer: to `opts.trace` if given; with a spinner on stderr showing the
+    /// simulated cycle when `opts.progress` (X-6: long runs show progress).
+    pub fn for_run(opts: &RunOptions, unit: &str) -> Result<Self, RunError> {
+        let w = TraceWriter::create(opts.trace.as_deref())?;
+        Ok(if opts.progress {
+            w.with_progress(crate::progress::spinner(unit))
+        } else {
+            w
         })
     }
 
@@ -44,7 +62,15 @@ impl TraceWriter {
             events: vec![],
             last_cycle: 0,
             count: 0,
+            progress: None,
+            seen: 0,
         }
+    }
+
+    /// Show the cycle the run's events reach on `spinner` (cleared when the writer goes).
+    pub fn with_progress(mut self, spinner: ProgressBar) -> Self {
+        self.progress = Some(spinner);
+        self
     }
 
     /// Also keep events in memory.
@@ -63,6 +89,10 @@ impl TraceWriter {
             )));
         }
         self.last_cycle = cycle;
+        if let Some(pb) = self.progress.as_ref().filter(|_| self.seen % 256 == 0) {
+            pb.set_position(cycle);
+        }
+        self.seen += 1;
         if self.file.is_none() && !self.keep {
             return Ok(());
         }
@@ -110,7 +140,15 @@ impl TraceWriter {
         if let Some(f) = &mut self.file {
             f.flush()?;
         }
-        Ok(self.events)
+        Ok(std::mem::take(&mut self.events))
+    }
+}
+
+impl Drop for TraceWriter {
+    fn drop(&mut self) {
+        if let Some(pb) = &self.progress {
+            pb.finish_and_clear();
+        }
     }
 }
 

@@ -473,6 +473,23 @@ fn x6_waves_render_draws_an_svg_from_a_real_vcd() {
         "{}",
         err
     );
+    // A window with nothing in it: reversed, or starting after the VCD's last time.
+    for window in [
+        &["--from", "400", "--until", "100"][..],
+        &["--from", "999999999"][..],
+    ] {
+        let mut args = vec![
+            "waves",
+            "--render",
+            vcd.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
+        ];
+        args.extend(window);
+        let (code, _, err) = ppu(&args);
+        assert_eq!(code, 2, "{:?}: {}", window, err);
+        assert!(err.contains("nothing to draw"), "{:?}: {}", window, err);
+    }
 }
 
 #[test]
@@ -695,4 +712,222 @@ fn x6_bench_into_another_folder_leaves_the_readme_alone() {
         std::fs::read(&readme).unwrap() == before,
         "the README changed"
     );
+}
+
+/// `ppu` with its standard output going to `stdout` (a pipe closed early, or `/dev/full`).
+fn ppu_to(args: &[&str], stdout: std::process::Stdio) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ppu"))
+        .args(args)
+        .stdout(stdout)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn x5_standard_output_that_cannot_be_written_is_an_output_error_not_a_panic() {
+    // A full disk: exit 1 with the reason.
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        for args in [
+            &["run", "status-fsm"][..],
+            &["run", "status-fsm", "--print"][..],
+            &["export", "--list"][..],
+        ] {
+            let (code, err) = ppu_to(args, full.try_clone().unwrap().into());
+            assert_eq!(code, 1, "{:?}: {}", args, err);
+            assert!(
+                err.contains("cannot write output: standard output"),
+                "{}",
+                err
+            );
+            assert!(!err.contains("panicked"), "{:?}: {}", args, err);
+        }
+    }
+    // A reader that went away: a closed pipe ends the command quietly.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ppu"))
+        .args(["run", "status-system", "--print"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{}", err);
+    assert_ne!(out.status.code(), Some(101), "{}", err);
+}
+
+#[test]
+fn x5_a_run_refuses_outputs_that_would_overwrite_its_scenario_or_each_other() {
+    let dir = ppu_sim::repo_root().join("target").join("cli-paths");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("my.json");
+    let text = serde_json::to_string(&(registry::scenario_runners()[0].builtin)()).unwrap();
+    std::fs::write(&scenario, &text).unwrap();
+    let s = scenario.to_str().unwrap();
+    let other = dir.join("..").join("cli-paths").join("my.json");
+    let d = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--scenario".into(), s.into(), "--trace".into(), s.into()],
+            "would overwrite the scenario",
+        ),
+        (
+            vec![
+                "--scenario".into(),
+                s.into(),
+                "--trace".into(),
+                other.to_str().unwrap().into(),
+            ],
+            "would overwrite the scenario",
+        ),
+        (
+            vec!["--scenario".into(), s.into(), "--vcd".into(), d("x.gtkw")],
+            "are the same file",
+        ),
+        (
+            vec![
+                "--scenario".into(),
+                s.into(),
+                "--vcd".into(),
+                d("same"),
+                "--trace".into(),
+                d("same"),
+            ],
+            "are the same file",
+        ),
+        (
+            vec![
+                "--scenario".into(),
+                s.into(),
+                "--vcd".into(),
+                d("a.vcd"),
+                "--trace".into(),
+                d("a.gtkw"),
+            ],
+            "are the same file",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["run"];
+        all.extend(args.iter().map(String::as_str));
+        let (code, _, err) = ppu(&all);
+        assert_eq!(code, 2, "{:?}: {}", all, err);
+        assert!(err.contains(want), "{:?}: {}", all, err);
+    }
+    assert_eq!(std::fs::read_to_string(&scenario).unwrap(), text);
+    let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(written.len(), 1, "a refused run wrote {:?}", written);
+    // A folder that does not exist: the trace and the VCD alike are output errors (exit 1).
+    for flag in ["--trace", "--vcd"] {
+        let missing = d("no-such-folder/out");
+        let (code, _, err) = ppu(&["run", "status-fsm", flag, &missing]);
+        assert_eq!(code, 1, "{}: {}", flag, err);
+        assert!(err.contains("does not exist"), "{}: {}", flag, err);
+        assert!(
+            !dir.join("no-such-folder").exists(),
+            "{} created the folder",
+            flag
+        );
+    }
+}
+
+#[test]
+fn x5_every_run_with_a_vcd_writes_its_gtkwave_save_file_beside_it() {
+    let dir = ppu_sim::repo_root().join("target").join("cli-gtkw");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for m in registry::scenario_runners() {
+        let vcd = dir.join(format!("{}.vcd", m.unit));
+        let (code, _, err) = ppu(&["run", m.unit, "--vcd", vcd.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {}", m.unit, err);
+        let save = std::fs::read_to_string(vcd.with_extension("gtkw"))
+            .unwrap_or_else(|e| panic!("{}: no save file: {}", m.unit, e));
+        assert!(
+            save.contains(&format!("[dumpfile] \"{}.vcd\"", m.unit)),
+            "{}: {}",
+            m.unit,
+            save
+        );
+    }
+}
+
+#[test]
+fn x5_scenario_encodings_and_number_errors_are_named_in_the_users_terms() {
+    let fsm = "{\"unit\":\"status-fsm\",\"config\":{},\"cycles\":[{}]}";
+    // A UTF-8 byte-order mark (Windows editors) is read as UTF-8.
+    let bom = scratch("bom.json", &format!("\u{feff}{}", fsm));
+    let (code, _, err) = ppu(&["run", "--scenario", bom.to_str().unwrap()]);
+    assert_eq!(code, 0, "{}", err);
+    // UTF-16 (PowerShell's `>`) is refused saying so.
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(fsm.encode_utf16().flat_map(|u| u.to_le_bytes()))
+        .collect();
+    let p16 = ppu_sim::repo_root()
+        .join("target")
+        .join("cli-tests")
+        .join("utf16.json");
+    std::fs::write(&p16, utf16).unwrap();
+    let (code, _, err) = ppu(&["run", "--scenario", p16.to_str().unwrap()]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("UTF-16"), "{}", err);
+    // An integer beyond 64 bits reaches serde as a float: the message says what is wrong.
+    let big = scratch(
+        "bigint.json",
+        "{\"unit\":\"status-fsm\",\"config\":{},\"cycles\":[{\"reset\":99999999999999999999999}]}",
+    );
+    let (code, _, err) = ppu(&["run", "--scenario", big.to_str().unwrap()]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(
+        err.contains("cycles[0].reset: 1e+23 is not a whole number from 0 to 255"),
+        "{}",
+        err
+    );
+    // A field missing at the top level is named (not `.`).
+    let nocycles = scratch("nocycles.json", "{\"unit\":\"status-fsm\",\"config\":{}}");
+    let (code, _, err) = ppu(&["run", "--scenario", nocycles.to_str().unwrap()]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("cycles: missing field `cycles`"), "{}", err);
+    // Nesting beyond the parser's limit names work-queue's `children` only for work-queue.
+    let deep = format!(
+        "{{\"unit\":\"status-fsm\",\"config\":{{}},\"cycles\":{}1{}}}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let deep = scratch("deep.json", &deep);
+    let (code, _, err) = ppu(&["run", "--scenario", deep.to_str().unwrap()]);
+    assert_eq!(code, 2, "{}", err);
+    assert!(err.contains("nested deeper than 128"), "{}", err);
+    assert!(!err.contains("children"), "{}", err);
+}
+
+#[test]
+fn x6_flags_that_would_be_ignored_are_refused() {
+    let barrier = ppu_sim::repo_root()
+        .join("docs")
+        .join("scenarios")
+        .join("barrier.json");
+    let (code, _, err) = ppu(&["run", "--scenario", barrier.to_str().unwrap(), "--print"]);
+    assert_eq!(code, 2, "{}", err);
+    for args in [
+        &["waves", "--from", "5"][..],
+        &["waves", "--signals", "foo"][..],
+        &["waves", "--render", "a.vcd", "--svg", "a.svg", "--dir", "x"][..],
+    ] {
+        let (code, _, err) = ppu(args);
+        assert_eq!(code, 2, "{:?}: {}", args, err);
+    }
+    // An output folder that is a file.
+    let file = scratch("not-a-folder", "");
+    for sub in ["waves", "export"] {
+        let flag = if sub == "waves" { "--dir" } else { "--out" };
+        let (code, _, err) = ppu(&[sub, flag, file.to_str().unwrap()]);
+        assert_eq!(code, 1, "{}: {}", sub, err);
+        assert!(err.contains("is a file, not a folder"), "{}: {}", sub, err);
+    }
 }

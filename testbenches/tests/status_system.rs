@@ -783,3 +783,34 @@ fn st7_watchdog_off_gather_deadlock_stops_early_naming_the_waiting_unit() {
     sc["config"]["deadlock_threshold"] = json!(64);
     run_value(&sc, &RunOptions::default()).unwrap();
 }
+
+/// X-5 / ST-7: a valid scenario is not stopped for being long. A pipeline of one unit whose
+/// every item waits on memory (latency 150) moves one item per memory access or slower, so
+/// 40,000 items (within the 1,000,000 the format allows) need more than 6,000,000 cycles: the
+/// scenario's cycle cap lies above that bound, and a short run of the same pipeline shows the
+/// rate it extrapolates (a fixed 5,000,000-cycle cap once stopped such a run with a false
+/// "deadlock").
+#[test]
+fn st7_the_cycle_cap_of_a_scenario_lies_above_its_memory_bound() {
+    let scenario = |items: u64| {
+        json!({"unit":"status-system",
+               "config":{"units":1,"groups":[[0]],"tree_stages":3,"latency":64,"gather":0,
+                         "out_buffer":1,"mem_latency":150,"deadlock_threshold":64},
+               "contexts":[items]})
+    };
+    let long = system_config(&scenario(40_000), 1).unwrap();
+    assert!(
+        long.max_cycles > 40_000 * 150,
+        "cap {} below 40,000 memory accesses of 150 cycles",
+        long.max_cycles
+    );
+    let short = system_config(&scenario(200), 1).unwrap();
+    let (r, events) = run_traced(&short).unwrap();
+    check_outputs(&events, &[200]);
+    assert!(
+        r.cycles >= 200 * 150 && r.cycles < short.max_cycles,
+        "200 items in {} cycles (cap {})",
+        r.cycles,
+        short.max_cycles
+    );
+}

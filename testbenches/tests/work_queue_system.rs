@@ -306,3 +306,36 @@ fn wq10_an_acquire_never_released_fires_the_watchdog_and_nothing_else_breaks() {
     assert_eq!(r.gpu_releases, vec![100, 101, 102, 103, 104, 105]);
     assert_eq!(r.gpu_gp_get, 6);
 }
+
+/// X-5 / WQ-8: a valid scenario is not stopped for being long. A chain of nested kernels waits
+/// level after level: a thread allocates `start` cycles after its kernel's launch, and its
+/// child kernel launches with its first block, so 62 levels with a `start` of 1,000,000 (both
+/// within the format's limits) need more than 62,000,000 cycles: the scenario's cycle cap lies
+/// above that, and a short chain of the same shape shows the sequential time it extrapolates (a
+/// fixed 50,000,000-cycle cap would have stopped the long one with a violation).
+#[test]
+fn wq8_the_cycle_cap_of_a_scenario_lies_above_its_chain_of_kernels() {
+    let scenario = |levels: usize, start: u64| {
+        let mut thread = json!({"start":start,"blocks":1,"block_cycles":10});
+        for _ in 1..levels {
+            thread = json!({"start":start,"blocks":1,"block_cycles":10,"children":[thread]});
+        }
+        json!({"unit":"work-queue",
+            "config":{"entries":16,"bus_latency":50,"host_cycles_per_command":2,"retry_cycles":7},
+            "threads":[thread]})
+    };
+    let long = ppu_sim::work_queue::scenario::system_config(&scenario(62, 1_000_000)).unwrap();
+    assert!(
+        long.cycle_cap() > 62 * 1_000_000,
+        "cap {} below the chain's 62,000,000 cycles",
+        long.cycle_cap()
+    );
+    let short = ppu_sim::work_queue::scenario::system_config(&scenario(6, 20_000)).unwrap();
+    let (r, _) = system::run(&short, None).unwrap();
+    assert!(
+        r.cycles >= 6 * 20_000 && r.cycles < short.cycle_cap(),
+        "6 levels starting 20,000 cycles after their launch in {} cycles (cap {})",
+        r.cycles,
+        short.cycle_cap()
+    );
+}

@@ -289,7 +289,16 @@ pub fn run_checked(
     cfg: &SystemConfig,
     path: Option<&std::path::Path>,
 ) -> Result<(system::SystemResult, Vec<Value>), RunError> {
-    let mut trace = TraceWriter::create(path)?.keep_events();
+    run_checked_with(scenario, cfg, TraceWriter::create(path)?)
+}
+
+/// [`run_checked`] writing through `trace` (a `ppu run`'s, with its progress spinner).
+pub fn run_checked_with(
+    scenario: &Value,
+    cfg: &SystemConfig,
+    trace: TraceWriter,
+) -> Result<(system::SystemResult, Vec<Value>), RunError> {
+    let mut trace = trace.keep_events();
     let (result, _) = system::run(cfg, Some(&mut trace))?;
     let events = trace.done(result.cycles, system::done_fields(&result))?;
     if cfg.mode == Mode::AsGiven {
@@ -304,7 +313,7 @@ pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
-    let (r, _) = run_checked(value, &cfg, opts.trace.as_deref())?;
+    let (r, _) = run_checked_with(value, &cfg, TraceWriter::for_run(opts, "barrier")?)?;
     Ok(RunSummary {
         unit: "barrier".into(),
         cycles: r.cycles,

@@ -55,14 +55,15 @@ struct RunArgs {
     /// Write the JSON Lines trace here.
     #[arg(long)]
     trace: Option<PathBuf>,
-    /// Write a VCD of the RTL here.
+    /// Write a VCD of the RTL here, and its GTKWave save file beside it (the same name with
+    /// .gtkw).
     #[arg(long)]
     vcd: Option<PathBuf>,
     /// Random seed (latencies drawn from ranges, distributions).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print the built-in scenario's JSON instead of running it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "scenario")]
     print: bool,
     /// The engine that runs the RTL: `harness` (rust-hdl, the default, writes waves) or
     /// `verilator` (the exported Verilog under Verilator, built once and cached under target/).
@@ -125,7 +126,7 @@ struct SynthArgs {
 #[derive(Args)]
 struct WavesArgs {
     /// Output folder (default waves/).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "render")]
     dir: Option<PathBuf>,
     /// Render this VCD to SVG instead (with --svg).
     #[arg(long, requires = "svg")]
@@ -134,14 +135,34 @@ struct WavesArgs {
     #[arg(long, requires = "render")]
     svg: Option<PathBuf>,
     /// Signals to draw with --render (full paths `scope.sub.name`; default: the top scope's).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', requires = "render")]
     signals: Vec<String>,
     /// First time (ns) drawn with --render.
-    #[arg(long)]
+    #[arg(long, requires = "render")]
     from: Option<u64>,
     /// Last time (ns) drawn with --render.
-    #[arg(long)]
+    #[arg(long, requires = "render")]
     until: Option<u64>,
+}
+
+/// `println!` that returns a [`Failure`] instead of panicking when standard output cannot be
+/// written: a full disk is an output error (exit 1, X-5); a reader that went away (`ppu ... |
+/// head`) ends the command quietly, as other command-line tools do.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err(stdout_failure)?
+    }};
+}
+
+fn stdout_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return Failure {
+            code: 1,
+            message: String::new(),
+        };
+    }
+    fail(1, format!("cannot write output: standard output: {}", e))
 }
 
 /// A failure of a subcommand with its exit status.
@@ -170,10 +191,10 @@ fn progress_wanted() -> bool {
     std::io::stderr().is_terminal()
 }
 
-fn print_summary(rows: &[(String, String, String)]) {
+fn print_summary(rows: &[(String, String, String)]) -> Result<(), Failure> {
     let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
     let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(6).max(6);
-    println!(
+    say!(
         "{:<w0$}  {:<w1$}  {}",
         "what",
         "status",
@@ -181,10 +202,11 @@ fn print_summary(rows: &[(String, String, String)]) {
         w0 = w0,
         w1 = w1
     );
-    println!("{}  {}  {}", "-".repeat(w0), "-".repeat(w1), "-".repeat(40));
+    say!("{}  {}  {}", "-".repeat(w0), "-".repeat(w1), "-".repeat(40));
     for (a, b, c) in rows {
-        println!("{:<w0$}  {:<w1$}  {}", a, b, c, w0 = w0, w1 = w1);
+        say!("{:<w0$}  {:<w1$}  {}", a, b, c, w0 = w0, w1 = w1);
     }
+    Ok(())
 }
 
 fn figures(s: &scenario::RunSummary) -> String {
@@ -206,9 +228,68 @@ fn check_engine(engine: Engine, vcd: bool) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `path` made absolute and its folder resolved (the file itself need not exist yet), so that
+/// two spellings of one file compare equal.
+fn resolved(path: &std::path::Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or(abs.clone()),
+        _ => abs,
+    }
+}
+
+/// The files a run reads and writes are different files (exit 2 otherwise, before anything is
+/// written): the trace, the VCD and the GTKWave save file written beside the VCD (its name with
+/// `.gtkw`), and none of them the scenario.
+fn check_run_paths(a: &RunArgs) -> Result<(), Failure> {
+    let mut outputs: Vec<(&str, PathBuf)> = vec![];
+    if let Some(t) = &a.trace {
+        outputs.push(("--trace", t.clone()));
+    }
+    if let Some(v) = &a.vcd {
+        outputs.push(("--vcd", v.clone()));
+        outputs.push(("the save file of --vcd", v.with_extension("gtkw")));
+    }
+    for (i, (what, path)) in outputs.iter().enumerate() {
+        if let Some(scenario) = a
+            .scenario
+            .as_ref()
+            .filter(|s| resolved(s) == resolved(path))
+        {
+            return Err(fail(
+                2,
+                format!(
+                    "{} {} would overwrite the scenario {}",
+                    what,
+                    path.display(),
+                    scenario.display()
+                ),
+            ));
+        }
+        for (other, other_path) in &outputs[..i] {
+            if resolved(other_path) == resolved(path) {
+                return Err(fail(
+                    2,
+                    format!(
+                        "{} and {} are the same file {} (the VCD's save file is its name with \
+                         .gtkw)",
+                        other,
+                        what,
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn cmd_run(a: RunArgs) -> Result<(), Failure> {
     if !a.print {
         check_engine(a.engine, a.vcd.is_some())?;
+        check_run_paths(&a)?;
     }
     let opts = RunOptions {
         trace: a.trace,
@@ -245,7 +326,7 @@ fn cmd_run(a: RunArgs) -> Result<(), Failure> {
             })?;
         let value = (mech.builtin)();
         if a.print {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );
@@ -253,7 +334,7 @@ fn cmd_run(a: RunArgs) -> Result<(), Failure> {
         }
         registry::run_value(&value, &opts)?
     };
-    print_summary(&[(summary.unit.clone(), "ok".into(), figures(&summary))]);
+    print_summary(&[(summary.unit.clone(), "ok".into(), figures(&summary))])?;
     Ok(())
 }
 
@@ -261,7 +342,7 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
     let all = registry::benches();
     if a.list || a.name.is_none() {
         for b in &all {
-            println!("{:<14} {}", b.name, b.about);
+            say!("{:<14} {}", b.name, b.about);
         }
         return Ok(());
     }
@@ -283,21 +364,22 @@ fn cmd_bench(a: BenchArgs) -> Result<(), Failure> {
     if let Some(o) = a.out {
         opts.out_dir = o;
     }
+    check_out_dir(&opts.out_dir)?;
     // The README quotes the result pages in docs/results: a run writing elsewhere (`--out`)
     // leaves it alone.
     let default_out = opts.out_dir == BenchOptions::default().out_dir;
     let report = ppu_sim::verilator::with_engine(opts.engine, || (b.run)(&opts))?;
-    println!("{}", report.markdown);
+    say!("{}", report.markdown);
     if !opts.quick && default_out {
         let key = format!("results/{}", b.name);
         if bench::update_readme(&key, &bench::quotable(&report.markdown))
             .map_err(|e| fail(1, format!("README.md: {}", e)))?
         {
-            println!("updated the README's {} table", key);
+            say!("updated the README's {} table", key);
         }
     }
     for f in report.files {
-        println!("wrote {}", f.display());
+        say!("wrote {}", f.display());
     }
     Ok(())
 }
@@ -315,10 +397,21 @@ fn check_units(names: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// An output folder that exists as something else than a folder (exit 1, before any work).
+fn check_out_dir(dir: &std::path::Path) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail(
+            1,
+            format!("{}: is a file, not a folder", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
 fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
     if a.list {
         for u in registry::units() {
-            println!("{:<20} {:<12} {}", u.name, u.mechanism, u.summary);
+            say!("{:<20} {:<12} {}", u.name, u.mechanism, u.summary);
         }
         return Ok(());
     }
@@ -326,10 +419,11 @@ fn cmd_export(a: ExportArgs) -> Result<(), Failure> {
     let dir = a
         .out
         .unwrap_or_else(|| work_root().join("synth").join("verilog"));
+    check_out_dir(&dir)?;
     let files = export::write_all(&dir, &registry::units(), &a.units)
         .map_err(|e| fail(1, format!("{}: {}", dir.display(), e)))?;
     for f in files {
-        println!("wrote {}", f.display());
+        say!("wrote {}", f.display());
     }
     Ok(())
 }
@@ -373,11 +467,11 @@ fn cmd_synth(a: SynthArgs) -> Result<(), Failure> {
         bench::update_readme("synth", &unit_table)
             .map_err(|e| fail(1, format!("README.md: {}", e)))?;
     }
-    println!("{}", text);
-    println!("wrote {}", report.display());
+    say!("{}", text);
+    say!("wrote {}", report.display());
     let sweep = synth::sweep_markdown(&rows);
     if !sweep.is_empty() {
-        println!(
+        say!(
             "\nPlacement seeds (Fmax in MHz; the report keeps seed 1):\n\n{}",
             sweep
         );
@@ -437,8 +531,8 @@ fn cmd_formal(a: FormalArgs) -> Result<(), Failure> {
     let order: Vec<&str> = units.iter().map(|u| u.name).collect();
     let text = formal::merge_report(&old, &results, &order);
     std::fs::write(&report, &text).map_err(|e| fail(1, format!("{}: {}", report.display(), e)))?;
-    println!("{}", formal::report_rows(&results).join("\n"));
-    println!("wrote {} ({} properties)", report.display(), n);
+    say!("{}", formal::report_rows(&results).join("\n"));
+    say!("wrote {} ({} properties)", report.display(), n);
     let bad: Vec<String> = results
         .iter()
         .filter(|r| !r.passed || r.mutant_caught.is_none())
@@ -456,13 +550,14 @@ fn cmd_formal(a: FormalArgs) -> Result<(), Failure> {
 fn cmd_waves(a: WavesArgs) -> Result<(), Failure> {
     if let (Some(vcd), Some(svg)) = (a.render, a.svg) {
         wave_svg::render_file(&vcd, &svg, &a.signals, a.from, a.until).map_err(|e| fail(2, e))?;
-        println!("wrote {}", svg.display());
+        say!("wrote {}", svg.display());
         return Ok(());
     }
     let dir = a.dir.unwrap_or_else(|| work_root().join("waves"));
+    check_out_dir(&dir)?;
     let names = registry::write_waves(&dir).map_err(|e| fail(1, e))?;
     for n in names {
-        println!("wrote {}/{}.vcd (+ .gtkw)", dir.display(), n);
+        say!("wrote {}/{}.vcd (+ .gtkw)", dir.display(), n);
     }
     Ok(())
 }
@@ -525,8 +620,8 @@ fn cmd_all() -> Result<(), Failure> {
         }
     }
     pb.finish_and_clear();
-    print_summary(&rows);
-    println!(
+    print_summary(&rows)?;
+    say!(
         "\nOpen a waveform: gtkwave waves/stream_fifo.vcd waves/stream_fifo.gtkw\n\
          Synthesize: ppu synth   Experiments: ppu bench --list"
     );
@@ -550,7 +645,9 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("ppu: {}", f.message);
+            if !f.message.is_empty() {
+                eprintln!("ppu: {}", f.message);
+            }
             ExitCode::from(f.code)
         }
     }

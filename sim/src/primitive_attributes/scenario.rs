@@ -257,10 +257,14 @@ fn draw(
         if p.layer.saturating_add(top) > u32::MAX as u64 {
             return Err(RunError::invalid(
                 &format!("prims[{}].layer", i),
-                format!(
-                    "{} (+ viewport {} with layer_offset) does not fit a 32-bit layer",
-                    p.layer, top
-                ),
+                if layer_offset {
+                    format!(
+                        "{} (+ viewport {} with layer_offset) does not fit a 32-bit layer",
+                        p.layer, top
+                    )
+                } else {
+                    format!("{} does not fit a 32-bit layer", p.layer)
+                },
             ));
         }
         prims.push(PrimAttrs {
@@ -336,7 +340,16 @@ pub fn run_checked(
     cfg: &SystemConfig,
     path: Option<&std::path::Path>,
 ) -> Result<(system::SystemResult, Vec<Value>), RunError> {
-    let mut trace = TraceWriter::create(path)?.keep_events();
+    run_checked_with(scenario, cfg, TraceWriter::create(path)?)
+}
+
+/// [`run_checked`] writing through `trace` (a `ppu run`'s, with its progress spinner).
+pub fn run_checked_with(
+    scenario: &Value,
+    cfg: &SystemConfig,
+    trace: TraceWriter,
+) -> Result<(system::SystemResult, Vec<Value>), RunError> {
+    let mut trace = trace.keep_events();
     let (result, _) = system::run(cfg, Some(&mut trace))?;
     let events = trace.done(result.cycles, system::done_fields(&result))?;
     super::golden::check_trace(scenario, &events)
@@ -349,7 +362,11 @@ pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
-    let (r, _) = run_checked(value, &cfg, opts.trace.as_deref())?;
+    let (r, _) = run_checked_with(
+        value,
+        &cfg,
+        TraceWriter::for_run(opts, "primitive-attributes")?,
+    )?;
     let tris = cfg.prims.len().max(1) as f64;
     let lookups = (r.cache_hits + r.cache_misses).max(1) as f64;
     Ok(RunSummary {

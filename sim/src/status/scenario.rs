@@ -146,7 +146,7 @@ pub fn run_fsm(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError>
         },
     )
     .map_err(RunError::Violation)?;
-    let mut tw = TraceWriter::create(opts.trace.as_deref())?;
+    let mut tw = TraceWriter::for_run(opts, "status-fsm")?;
     let mut counts = [0u64; 5];
     for (c, s) in run.states.iter().enumerate() {
         tw.event(
@@ -432,15 +432,18 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
     }
     check_contexts(&sc.contexts)?;
     let commands = switch_commands(&sc.commands, sc.contexts.len())?;
+    let units: Vec<UnitParams> = (0..n)
+        .map(|i| UnitParams {
+            latency: lat[i],
+            gather: gat[i],
+            out_buffer: buf[i],
+            mem_latency: mem[i],
+        })
+        .collect();
+    let items = sc.contexts.iter().sum::<u64>();
+    let max_cycles = system::cycle_cap(&units, items, &commands, c.deadlock_threshold as u16);
     Ok(SystemConfig {
-        units: (0..n)
-            .map(|i| UnitParams {
-                latency: lat[i],
-                gather: gat[i],
-                out_buffer: buf[i],
-                mem_latency: mem[i],
-            })
-            .collect(),
+        units,
         groups,
         tree_stages: c.tree_stages as usize,
         deadlock_threshold: c.deadlock_threshold as u16,
@@ -449,7 +452,7 @@ pub fn system_config(value: &Value, seed: u64) -> Result<SystemConfig, RunError>
         drain: false,
         seed,
         store_cycles_per_word: system::STORE_CYCLES_PER_WORD,
-        max_cycles: system::MAX_CYCLES,
+        max_cycles,
         vcd: None,
         engine: Default::default(),
     })
@@ -460,7 +463,7 @@ pub fn run_system(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunErr
     opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
-    let mut tw = TraceWriter::create(opts.trace.as_deref())?;
+    let mut tw = TraceWriter::for_run(opts, "status-system")?;
     let r = system::run(&cfg, Some(&mut tw))?;
     let n = r.switches.len().max(1) as f64;
     let mean_switch = r

@@ -394,8 +394,9 @@ impl Expander<'_> {
 }
 
 /// The cycle cap of a scenario without `config.max_cycles`: a bound on what the run can need,
-/// taken as if nothing overlapped: per batch 200 cycles, its longest task latency (drawn or
-/// given: an explicit task may exceed `config.latency`) and 4 cycles per task; its bytes at the
+/// taken as if nothing overlapped: per batch 200 cycles, the larger of its longest task latency
+/// (an explicit task may exceed `config.latency`) and `config.latency`'s maximum, and 4 cycles
+/// per task; its bytes at the
 /// narrower of the SO unit's and the frame buffer's bandwidth; 4 cycles per packet step.
 fn default_cycles(steps: &[Step], cfg: &Checked, c: &Config) -> u64 {
     let bandwidth = c.so_bytes_per_cycle.min(c.fb_bytes_per_cycle).max(1);
@@ -490,7 +491,7 @@ pub fn run_with_events(
 ) -> Result<(RunSummary, Vec<Value>), RunError> {
     let mut p = plan(value, opts.seed)?;
     opts.check_outputs()?;
-    let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
+    let mut trace = TraceWriter::for_run(opts, "stream-out")?.keep_events();
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     let events = trace.done(r.cycles, done_fields(&r))?;
@@ -501,7 +502,7 @@ fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     // Validate first: an invalid scenario leaves an existing trace file as it was.
     let mut p = plan(value, opts.seed)?;
     opts.check_outputs()?;
-    let mut trace = TraceWriter::create(opts.trace.as_deref())?;
+    let mut trace = TraceWriter::for_run(opts, "stream-out")?;
     p.engine = opts.engine;
     let r = run_plan(&p, &mut trace, opts.vcd.as_deref())?;
     trace.done(r.cycles, done_fields(&r))?;

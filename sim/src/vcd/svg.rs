@@ -108,6 +108,14 @@ pub fn render_file(
     from: Option<u64>,
     until: Option<u64>,
 ) -> Result<(), String> {
+    if let (Some(f), Some(u)) = (from, until) {
+        if f >= u {
+            return Err(format!(
+                "--from {} is not before --until {}: nothing to draw",
+                f, u
+            ));
+        }
+    }
     let f = File::open(vcd_path).map_err(|e| format!("{}: {}", vcd_path.display(), e))?;
     let mut parser = vcd::Parser::new(BufReader::new(f));
     let header = parser
@@ -118,6 +126,14 @@ pub fn render_file(
     let chosen = choose_signals(&vars, signals, vcd_path)?;
     let limit = until.unwrap_or(u64::MAX);
     let (traces, now) = read_changes(parser, &chosen, limit, vcd_path)?;
+    if let Some(f) = from.filter(|&f| f >= now.max(1)) {
+        return Err(format!(
+            "--from {} is not before the last time in {} ({} ns): nothing to draw",
+            f,
+            vcd_path.display(),
+            now
+        ));
+    }
     let end = if until.is_some() { limit.min(now) } else { now }.max(1);
     let start = from.unwrap_or(0).min(end - 1);
     draw(svg_path, &traces, start, end)

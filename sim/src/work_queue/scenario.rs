@@ -236,7 +236,7 @@ pub fn run(value: &Value, opts: &RunOptions) -> Result<RunSummary, RunError> {
     opts.check_outputs()?;
     cfg.vcd = opts.vcd.clone();
     cfg.engine = opts.engine;
-    let mut trace = TraceWriter::create(opts.trace.as_deref())?.keep_events();
+    let mut trace = TraceWriter::for_run(opts, "work-queue")?.keep_events();
     let (r, _) = system::run(&cfg, Some(&mut trace))?;
     let events = trace.done(
         r.cycles,

@@ -34,6 +34,9 @@ pub struct MonitorView {
 /// The cluster in its harness.
 pub struct ClusterPort<const S: usize> {
     h: Harness<SystemCluster<S>>,
+    /// Where the waves go (their GTKWave save file beside them), and the units they show.
+    vcd: Option<std::path::PathBuf>,
+    units: usize,
 }
 
 impl<const S: usize> ClusterPort<S> {
@@ -51,7 +54,11 @@ impl<const S: usize> ClusterPort<S> {
             "status_cluster",
         )
         .map_err(RunError::Output)?;
-        Ok(ClusterPort { h })
+        Ok(ClusterPort {
+            h,
+            vcd: cfg.vcd.clone(),
+            units: cfg.units.len(),
+        })
     }
 
     /// The commands reaching the units this cycle (command tree registers).
@@ -105,12 +112,20 @@ impl<const S: usize> ClusterPort<S> {
         Ok((st, code))
     }
 
-    /// Flush the waves, if recorded.
+    /// Flush the waves, if recorded, and write their GTKWave save file beside them (the
+    /// groups of the status-cluster testbench, for the run's units).
     pub fn finish(self) -> Result<(), RunError> {
-        self.h
-            .finish()
-            .map(|_| ())
-            .map_err(|e| RunError::Output(e.to_string()))
+        let out = crate::tb::TbOutput {
+            vcd: self.vcd.as_deref(),
+            record_ports: false,
+            engine: Default::default(),
+        };
+        let units = self.units;
+        crate::tb::finish_waves(self.h, &out, |vars| {
+            crate::status::tb::status_cluster::cluster_groups(vars, units)
+        })
+        .map(|_| ())
+        .map_err(RunError::Output)
     }
 }
 

@@ -19,12 +19,40 @@ pub const HALT_LIMIT: u64 = 200;
 /// Longest memory latency a scenario may ask for (keeps ST-6 satisfiable: a halt waits at most
 /// for one outstanding access).
 pub const MAX_MEM_LATENCY: u32 = 150;
-/// A run that has not finished after this many cycles is stopped with an error.
+/// The least cycle cap of a run (the benches' cap; a scenario's is [`cycle_cap`]).
 pub const MAX_CYCLES: u64 = 5_000_000;
+/// Cycles a scenario's cap allows per context-switch command.
+pub const CAP_PER_COMMAND: u64 = 100_000;
 /// A run in which no work item moves for this many cycles plus four deadlock thresholds, with
 /// no switch command left, has a deadlock nothing will remove: it stops with a violation that
 /// names the waiting units (far longer than any memory latency or watchdog action).
 pub const STALL_CYCLES: u64 = 20_000;
+
+/// The cycle cap of a scenario run: a run not finished within it stops with a violation.
+/// Deadlocks end a run much sooner (a stall, [`STALL_CYCLES`]); the cap only stops a run that
+/// keeps moving and never ends, so it lies far above the time the scenario's work can take:
+/// [`MAX_CYCLES`], plus the last command's cycle, plus [`CAP_PER_COMMAND`] per command, plus,
+/// for every work item and every unit, four times the sum over the units of latency, memory
+/// latency and 8 (a unit's longest step with a NACK's retry), plus four deadlock thresholds.
+/// A pipeline of one unit with memory latency 150 moves one item per about 150 cycles, so
+/// 40,000 items take about 6,000,000 cycles: more than a fixed 5,000,000-cycle cap.
+pub fn cycle_cap(
+    units: &[UnitParams],
+    items: u64,
+    commands: &[(u64, usize)],
+    deadlock_threshold: u16,
+) -> u64 {
+    let step: u64 = units
+        .iter()
+        .map(|u| u.latency as u64 + u.mem_latency as u64 + 8)
+        .sum();
+    let per_item = 4 * step + 4 * deadlock_threshold as u64;
+    let last_command = commands.iter().map(|c| c.0).max().unwrap_or(0);
+    MAX_CYCLES
+        .saturating_add(last_command)
+        .saturating_add(CAP_PER_COMMAND.saturating_mul(commands.len() as u64))
+        .saturating_add((items + units.len() as u64).saturating_mul(per_item))
+}
 
 /// Behavioural parameters of one processing unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +85,7 @@ pub struct SystemConfig {
     /// (each unit's state is 1 word plus 1 per work item it holds; the words of all units go
     /// through the one memory path, so draining, which empties the units, shrinks a store).
     pub store_cycles_per_word: f64,
-    /// Stop with an error after this many cycles (at most [`MAX_CYCLES`]).
+    /// Stop with an error after this many cycles ([`cycle_cap`] for a scenario).
     pub max_cycles: u64,
     /// Record the waves of the whole status cluster (every unit's FSM, the roll-up tree, the
     /// command tree and the front-end monitor) here.

@@ -206,15 +206,16 @@ impl<'c, 't, const S: usize> System<'c, 't, S> {
         // Nothing moved for long and nothing will: no switch command left, the monitor idle.
         // With the watchdog on it would have acted within its threshold; a run whose watchdog
         // is off (or cannot help) stops here with the waiting units named, not after
-        // `MAX_CYCLES`.
+        // its cycle cap.
         let stall_limit = STALL_CYCLES + 4 * self.cfg.deadlock_threshold as u64;
         if quiet && cycle > self.last_progress + stall_limit {
             return Err(RunError::Violation(self.stall_message(cycle, stall_limit)));
         }
-        let limit = self.cfg.max_cycles.min(MAX_CYCLES);
+        let limit = self.cfg.max_cycles;
         if cycle >= limit {
             return Err(RunError::Violation(format!(
-                "the run did not finish within {} cycles (a deadlock that was not removed?)",
+                "the run did not finish within {} cycles, the cap its scenario allows, while \
+                 work items still moved",
                 limit
             )));
         }

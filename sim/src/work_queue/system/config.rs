@@ -14,8 +14,9 @@ pub const MIN_ENTRIES: u64 = 4;
 pub const CPU_RING_BASE: u32 = 0x1000;
 pub const GPU_RING_BASE: u32 = 0x2000;
 pub const BLOCK_BASE: u32 = 0x1_0000;
-/// A run that has not finished after this many cycles is a violation (a hang the watchdog
-/// cannot see, e.g. a thread that can never allocate).
+/// The least cycle cap of a run ([`SystemConfig::cycle_cap`]): a run that has not finished
+/// after its cap is a violation (a hang the watchdog cannot see, e.g. a thread that can never
+/// allocate).
 pub const MAX_CYCLES: u64 = 50_000_000;
 
 /// How nested work reaches the GPU.
@@ -56,6 +57,37 @@ pub struct SystemConfig {
     pub record_ports: bool,
     /// With `record_ports`: record the host interface's ports instead of the cluster's.
     pub record_host_ports: bool,
+}
+
+impl SystemConfig {
+    /// The cycle cap of this run: far above the time its work can take, so that a valid
+    /// scenario is never stopped for being long (`block_cycles` and `bus_latency` reach
+    /// 1,000,000 each, and threads may wait for each other's ring entries): [`MAX_CYCLES`] plus
+    /// twice the sum over every thread, nested ones too, of its `start`, its blocks' run time,
+    /// per block four bus crossings, sixteen host commands and 64 cycles, and per thread four
+    /// bus crossings, a retry wait and 64 cycles.
+    pub fn cycle_cap(&self) -> u64 {
+        fn work(t: &ThreadSpec, per_block: u64, per_thread: u64) -> u64 {
+            let own = t
+                .start
+                .saturating_add(
+                    t.blocks
+                        .saturating_mul(t.block_cycles.saturating_add(per_block)),
+                )
+                .saturating_add(per_thread);
+            (t.children.iter()).fold(own, |a, c| a.saturating_add(work(c, per_block, per_thread)))
+        }
+        let per_block = (4 * self.bus_latency)
+            .saturating_add(16 * self.host_cycles_per_command)
+            .saturating_add(64);
+        let per_thread = (4 * self.bus_latency)
+            .saturating_add(self.retry_cycles)
+            .saturating_add(64);
+        let all = (self.threads.iter()).fold(0u64, |a, t| {
+            a.saturating_add(work(t, per_block, per_thread))
+        });
+        MAX_CYCLES.saturating_add(all.saturating_mul(2))
+    }
 }
 
 /// A thread of the flattened tree: pre-order index, its kernel, its spec.

@@ -29,7 +29,7 @@
 //! >= 1.
 //!
 //! Checked while running (exit 1): the cluster's `violation`, `error` (a malformed entry) and
-//! `watchdog` (an acquire waiting `watchdog_cycles`) outputs; [`MAX_CYCLES`].
+//! `watchdog` (an acquire waiting `watchdog_cycles`) outputs; its cycle cap ([`SystemConfig::cycle_cap`]).
 use crate::harness::{ChildPortTrace, Harness, NoConvergence, PortTrace};
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
@@ -148,6 +148,7 @@ pub fn run(
     }
     let t0 = h.cycle();
     driver_setup(&mut run);
+    let cap = cfg.cycle_cap();
     loop {
         let cycle = h.cycle() - t0;
         drive(&mut run, &mut h.uut, cycle);
@@ -158,10 +159,10 @@ pub fn run(
             run.result.cpu_interactions = run.cpu.interactions;
             break;
         }
-        if cycle >= MAX_CYCLES {
+        if cycle >= cap {
             return Err(RunError::Violation(format!(
-                "the run has not finished after {} cycles",
-                MAX_CYCLES
+                "the run has not finished after {} cycles (the cap its scenario allows)",
+                cap
             )));
         }
         step(&mut h, &mut host_ports).map_err(sim)?;
