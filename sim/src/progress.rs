@@ -6,8 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// times a second on stderr.
 pub fn spinner(what: &str) -> ProgressBar {
     let pb = ProgressBar::new_spinner();
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {msg}: cycle {human_pos}, {elapsed}")
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}: cycle {human_pos}, {elapsed}")
     {
         pb.set_style(style);
     }

@@ -914,6 +914,8 @@ fn x6_flags_that_would_be_ignored_are_refused() {
         .join("barrier.json");
     let (code, _, err) = ppu(&["run", "--scenario", barrier.to_str().unwrap(), "--print"]);
     assert_eq!(code, 2, "{}", err);
+    let (code, _, err) = ppu(&["run", "barrier", "--print", "--trace", "t.jsonl"]);
+    assert_eq!(code, 2, "{}", err);
     for args in [
         &["waves", "--from", "5"][..],
         &["waves", "--signals", "foo"][..],

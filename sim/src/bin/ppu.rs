@@ -63,7 +63,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print the built-in scenario's JSON instead of running it.
-    #[arg(long, conflicts_with = "scenario")]
+    #[arg(long, conflicts_with_all = ["scenario", "trace", "vcd"])]
     print: bool,
     /// The engine that runs the RTL: `harness` (rust-hdl, the default, writes waves) or
     /// `verilator` (the exported Verilog under Verilator, built once and cached under target/).
