@@ -345,3 +345,25 @@ proptest! {
         }
     }
 }
+
+/// a valid scenario is not declared deadlocked for a quiet stretch its latencies make.
+/// With every stage latency at the scenario's largest, 100,000, one primitive crosses the world,
+/// setup and raster stages in 300,000 cycles without a trace event: the run finishes (a fixed
+/// 200,000-cycle limit once stopped it as "no progress (deadlock)"), with its trace checked by
+/// the golden model, in at least the six latencies' sum.
+#[test]
+fn br9_largest_stage_latencies_are_not_taken_for_a_deadlock() {
+    let mut v = scenario(
+        1,
+        [4, 4],
+        1,
+        1,
+        json!([{"kind":"draw","prims":[{"id":0,"bbox":[0,0,3,3]}]}]),
+    );
+    v["config"]["latency"] = json!({"world":100000,"setup":100000,"raster":100000,
+        "pixel_shader":100000,"prop":100000,"rop":100000});
+    let cfg = system_config(&v).unwrap();
+    assert!(system::stall_limit(&cfg.latency) > 300_000);
+    let (r, _) = run_checked(&v, &cfg, None).unwrap_or_else(|e| panic!("{}", e));
+    assert!(r.cycles >= 600_000, "{} cycles", r.cycles);
+}

@@ -518,3 +518,28 @@ fn so11_an_offset_bundle_inside_an_operation_waits_for_its_writes() {
     let (_, events) = r.unwrap_or_else(|e| panic!("{}", e));
     check_trace(&events).unwrap();
 }
+
+/// the default cycle cap is not bounded by the 50,000,000 a scenario's own
+/// `config.max_cycles` may give. One SO unit writing 3,100 vertices of 4 x 4,096 bytes (50.8 MB,
+/// within the buffers) at 1 byte per cycle needs more than 50,000,000 cycles: its default cap
+/// lies above that (it was lowered to 50,000,000, and the run would have ended in exit 1 after
+/// about six hours). An explicit `max_cycles` above 50,000,000 is still refused.
+#[test]
+fn so11_x5_the_default_cap_covers_writes_beyond_fifty_million_cycles() {
+    let mut v = json!({"unit":"stream-out",
+        "config":{"so_units":1,"so_bytes_per_cycle":1,"fb_bytes_per_cycle":1,
+                  "buffer_bytes":[67108864,67108864,67108864,67108864],
+                  "stride":[4096,4096,4096,4096],"latency":[0,0]},
+        "packets":[{"kind":"enable"},{"kind":"work","vertices":3100}]});
+    let bytes = 3100u64 * 4 * 4096;
+    let p = ppu_sim::stream_out::scenario::plan(&v, 1).unwrap();
+    assert!(
+        p.max_cycles > bytes && bytes > 50_000_000,
+        "cap {} for {} bytes at 1 byte per cycle",
+        p.max_cycles,
+        bytes
+    );
+    v["config"]["max_cycles"] = json!(50_000_001u64);
+    let e = ppu_sim::stream_out::scenario::plan(&v, 1).err().unwrap();
+    assert!(e.to_string().contains("config.max_cycles"), "{}", e);
+}

@@ -16,7 +16,9 @@ pub const MAX_BUFFER_BYTES: u64 = 64 << 20;
 pub const MAX_BATCHES: u64 = 1 << 20;
 /// Largest latency (cycles).
 pub const MAX_LATENCY: u64 = 100_000;
-/// Largest run (cycles).
+/// Largest `config.max_cycles` a scenario may give (cycles). The default cap
+/// ([`default_cycles`]) is not bounded by it: a valid scenario may need more (one SO unit
+/// writing 50 MB at 1 byte per cycle).
 pub const MAX_CYCLES: u64 = 50_000_000;
 /// Most shaders a scenario may declare.
 pub const MAX_SHADERS: u64 = 1024;
@@ -440,10 +442,8 @@ pub fn plan(value: &Value, seed: u64) -> Result<Plan, RunError> {
     for (pi, p) in packets.iter().enumerate() {
         ex.packet(pi, p)?;
     }
-    let max_cycles = c
-        .max_cycles
-        .unwrap_or(default_cycles(&ex.steps, &cfg, c).min(MAX_CYCLES));
-    if max_cycles == 0 || max_cycles > MAX_CYCLES {
+    let max_cycles = c.max_cycles.unwrap_or(default_cycles(&ex.steps, &cfg, c));
+    if c.max_cycles.is_some() && (max_cycles == 0 || max_cycles > MAX_CYCLES) {
         return Err(RunError::invalid(
             "config.max_cycles",
             format!("{} is not in 1..={}", max_cycles, MAX_CYCLES),

@@ -21,7 +21,7 @@
 //! primitive that has not left ROP yet is a violation (BR-6, checked live).
 //!
 //! Checked while running (exit 1): the cluster's `violation` output, the render-target read,
-//! and a run that makes no progress for [`STALL_LIMIT`] cycles (a deadlock).
+//! and a run that makes no progress for [`stall_limit`] cycles (a deadlock).
 use crate::harness::PortTrace;
 use crate::scenario::RunError;
 use crate::trace::TraceWriter;
@@ -41,8 +41,22 @@ pub mod model;
 pub use config::*;
 use model::{FrontEnd, Stage, Watch};
 
-/// Cycles without any event before a run is declared deadlocked.
+/// Cycles without any event before a run is declared deadlocked, beyond twice the stage
+/// latencies ([`stall_limit`]).
 pub const STALL_LIMIT: u64 = 200_000;
+
+/// The cycles a run may go without an event before it is declared deadlocked: [`STALL_LIMIT`]
+/// plus twice the sum of the six stage latencies, since a primitive crosses the world, setup
+/// and raster stages (up to 300,000 cycles at the scenario's largest latencies) with no event.
+pub fn stall_limit(latency: &Latency) -> u64 {
+    let sum = latency.world
+        + latency.setup
+        + latency.raster
+        + latency.pixel_shader
+        + latency.prop
+        + latency.rop;
+    STALL_LIMIT + 2 * sum
+}
 
 /// The trace name of a flush reason.
 pub fn reason_name(code: u64) -> &'static str {
@@ -121,6 +135,7 @@ fn run_with<const P: usize, const S: usize>(
     let mut result = SystemResult::default();
     let tiles = cfg.cache_tiles() as u64;
     let mut last_progress = 0u64;
+    let stall_limit = stall_limit(&cfg.latency);
     // Reset, then the back end's clear sweep; cycle 0 of the trace is the first cycle after it.
     h.uut.reset.next = true;
     h.step().map_err(|e| RunError::Violation(e.to_string()))?;
@@ -279,11 +294,11 @@ fn run_with<const P: usize, const S: usize>(
         }
         if progress {
             last_progress = cycle;
-        } else if cycle - last_progress > STALL_LIMIT {
+        } else if cycle - last_progress > stall_limit {
             return Err(RunError::Violation(format!(
                 "cycle {}: no progress for {} cycles (deadlock): {}",
                 cycle,
-                STALL_LIMIT,
+                stall_limit,
                 watch.describe()
             )));
         }
