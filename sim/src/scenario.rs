@@ -75,12 +75,11 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
-    /// An output path that is a folder is an output error (exit 1, "cannot write output").
+    /// An output path that is a folder is an output error (exit 1, "cannot write output"), and
+    /// so is one whose folder does not exist (the trace and the VCD alike: neither creates it).
     /// Each runner asks after validating its scenario (an invalid scenario is the error to
     /// report, exit 2) and before it opens an output (the testbenches would report a VCD they
     /// cannot open as a failed run).
-    /// So is one whose folder does not exist (the trace and the VCD alike: neither creates
-    /// it).
     pub fn check_outputs(&self) -> Result<(), RunError> {
         for path in [&self.trace, &self.vcd].into_iter().flatten() {
             if path.is_dir() {

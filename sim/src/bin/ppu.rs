@@ -244,20 +244,22 @@ fn resolved(path: &std::path::Path) -> PathBuf {
 /// written): the trace, the VCD and the GTKWave save file written beside the VCD (its name with
 /// `.gtkw`), and none of them the scenario.
 fn check_run_paths(a: &RunArgs) -> Result<(), Failure> {
-    let mut outputs: Vec<(&str, PathBuf)> = vec![];
+    // (what, the path as given, the path resolved)
+    let mut outputs: Vec<(&str, PathBuf, PathBuf)> = vec![];
+    let mut add = |what, path: PathBuf| {
+        let r = resolved(&path);
+        outputs.push((what, path, r));
+    };
     if let Some(t) = &a.trace {
-        outputs.push(("--trace", t.clone()));
+        add("--trace", t.clone());
     }
     if let Some(v) = &a.vcd {
-        outputs.push(("--vcd", v.clone()));
-        outputs.push(("the save file of --vcd", v.with_extension("gtkw")));
+        add("--vcd", v.clone());
+        add("the save file of --vcd", v.with_extension("gtkw"));
     }
-    for (i, (what, path)) in outputs.iter().enumerate() {
-        if let Some(scenario) = a
-            .scenario
-            .as_ref()
-            .filter(|s| resolved(s) == resolved(path))
-        {
+    let scenario = a.scenario.as_ref().map(|s| (s, resolved(s)));
+    for (i, (what, path, path_r)) in outputs.iter().enumerate() {
+        if let Some((scenario, _)) = scenario.as_ref().filter(|(_, s)| s == path_r) {
             return Err(fail(
                 2,
                 format!(
@@ -268,8 +270,8 @@ fn check_run_paths(a: &RunArgs) -> Result<(), Failure> {
                 ),
             ));
         }
-        for (other, other_path) in &outputs[..i] {
-            if resolved(other_path) == resolved(path) {
+        for (other, _, other_r) in &outputs[..i] {
+            if other_r == path_r {
                 return Err(fail(
                     2,
                     format!(

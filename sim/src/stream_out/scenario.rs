@@ -398,8 +398,8 @@ impl Expander<'_> {
 /// The cycle cap of a scenario without `config.max_cycles`: a bound on what the run can need,
 /// taken as if nothing overlapped: per batch 200 cycles, the larger of its longest task latency
 /// (an explicit task may exceed `config.latency`) and `config.latency`'s maximum, and 4 cycles
-/// per task; its bytes at the
-/// narrower of the SO unit's and the frame buffer's bandwidth; 4 cycles per packet step.
+/// per task; its bytes at the narrower of the SO unit's and the frame buffer's bandwidth; 4
+/// cycles per packet step.
 fn default_cycles(steps: &[Step], cfg: &Checked, c: &Config) -> u64 {
     let bandwidth = c.so_bytes_per_cycle.min(c.fb_bytes_per_cycle).max(1);
     let mut cycles = 10_000 + steps.len() as u64 * 4;
